@@ -62,14 +62,14 @@ type ToolCall struct {
 
 // ToolResult is the outcome of a call.
 type ToolResult struct {
-	Phase      string        `json:"phase"`
-	ID         string        `json:"id"`
-	Name       string        `json:"name"`
-	Success    bool          `json:"success"`
-	Output     string        `json:"output,omitempty"`
-	Error      string        `json:"error,omitempty"`
-	ReturnCode *int          `json:"return_code,omitempty"`
-	Duration   time.Duration `json:"duration_ms"`
+	Phase      string `json:"phase"`
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Success    bool   `json:"success"`
+	Output     string `json:"output,omitempty"`
+	Error      string `json:"error,omitempty"`
+	ReturnCode *int   `json:"return_code,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
 }
 
 // Approval records a question put to the human and its answer.

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 func compileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error) {
@@ -59,12 +61,13 @@ func validateArgs(s *jsonschema.Schema, raw json.RawMessage) string {
 
 // describeValidation flattens the leaf causes into "at /x: msg" lines.
 func describeValidation(ve *jsonschema.ValidationError) string {
+	printer := message.NewPrinter(language.English)
 	var leaves []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
 			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			msg := e.ErrorKind.LocalizedString(nil)
+			msg := e.ErrorKind.LocalizedString(printer)
 			if loc == "/" {
 				leaves = append(leaves, msg)
 			} else {
