@@ -39,7 +39,9 @@ func (f *fakeClient) Complete(ctx context.Context, req llm.Request, onText func(
 	return llm.Response{Message: m, Usage: f.usage, Requests: 1}, nil
 }
 
-func call(id, name, args string) llm.ToolCall { return llm.ToolCall{ID: id, Name: name, Arguments: args} }
+func call(id, name, args string) llm.ToolCall {
+	return llm.ToolCall{ID: id, Name: name, Arguments: args}
+}
 
 func reply(calls ...llm.ToolCall) llm.Message {
 	return llm.Message{Role: llm.Assistant, ToolCalls: calls}
