@@ -1,0 +1,120 @@
+package search
+
+import (
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxAlternatives bounds how many literals a prefilter tries per position.
+const maxAlternatives = 8
+
+// requirement is a set of literals at least one of which occurs in every
+// match. fold means the match is case-insensitive: the literals are then
+// lower-case ASCII and must be looked for in a lower-cased haystack.
+type requirement struct {
+	lits []string
+	fold bool
+}
+
+// better reports whether r makes a more selective prefilter than o:
+// longer shortest literal first, then fewer alternatives.
+func (r requirement) better(o requirement) bool {
+	if len(o.lits) == 0 {
+		return len(r.lits) > 0
+	}
+	if len(r.lits) == 0 {
+		return false
+	}
+	rm, om := minLen(r.lits), minLen(o.lits)
+	if rm != om {
+		return rm > om
+	}
+	return len(r.lits) < len(o.lits)
+}
+
+func minLen(xs []string) int {
+	m := -1
+	for _, x := range xs {
+		if m < 0 || len(x) < m {
+			m = len(x)
+		}
+	}
+	return m
+}
+
+// requiredLiterals extracts from a parsed regexp the literals a match
+// cannot do without. The result is empty when there is no usable one.
+func requiredLiterals(re *syntax.Regexp) requirement {
+	r := required(re)
+	if len(r.lits) == 0 || minLen(r.lits) == 0 {
+		return requirement{}
+	}
+	if r.fold {
+		for i, l := range r.lits {
+			// Only ASCII literals can be found in an ASCII-lowered copy.
+			if !isASCII(l) {
+				return requirement{}
+			}
+			r.lits[i] = strings.ToLower(l)
+		}
+	}
+	return r
+}
+
+func required(re *syntax.Regexp) requirement {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return requirement{}
+		}
+		return requirement{lits: []string{string(re.Rune)}, fold: re.Flags&syntax.FoldCase != 0}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best requirement
+		for _, s := range re.Sub {
+			if r := required(s); r.better(best) {
+				best = r
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var all requirement
+		for _, s := range re.Sub {
+			r := required(s)
+			if len(r.lits) == 0 {
+				return requirement{}
+			}
+			all.lits = append(all.lits, r.lits...)
+			all.fold = all.fold || r.fold
+		}
+		if len(all.lits) > maxAlternatives {
+			return requirement{}
+		}
+		return all
+	}
+	return requirement{}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlainLiteral reports whether the whole regexp is one case-sensitive
+// literal, so that finding it is the match and no regexp need run.
+func isPlainLiteral(re *syntax.Regexp) bool {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	return re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase == 0
+}

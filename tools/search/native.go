@@ -1,0 +1,258 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/reach-agent/reach/tools/walk"
+)
+
+// nativeIgnoreFiles are the ignore files rg reads, read by the native
+// search too.
+var nativeIgnoreFiles = []string{".gitignore", ".ignore", ".rgignore"}
+
+// lineMatcher finds the lines of a buffer that match a pattern. It looks
+// for a literal every match must contain with bytes.Index first and runs
+// the regexp only on the lines that hold one.
+type lineMatcher struct {
+	re    *regexp.Regexp
+	req   requirement
+	lits  [][]byte // req.lits as bytes
+	exact bool     // the pattern is req.lits[0] itself: no regexp to run
+}
+
+// compileMatcher builds a matcher, or returns the parse error in words the
+// model can act on.
+func compileMatcher(pattern string, fixed, caseSensitive bool) (*lineMatcher, error) {
+	expr := pattern
+	if fixed {
+		expr = regexp.QuoteMeta(pattern)
+	}
+	flags := syntax.Perl
+	if !caseSensitive {
+		flags |= syntax.FoldCase
+	}
+	parsed, err := syntax.Parse(expr, flags)
+	if err != nil {
+		return nil, fmt.Errorf("regex parse error: %w", err)
+	}
+	prefix := "(?m)"
+	if !caseSensitive {
+		prefix = "(?mi)"
+	}
+	re, err := regexp.Compile(prefix + expr)
+	if err != nil {
+		return nil, fmt.Errorf("regex parse error: %w", err)
+	}
+	simple := parsed.Simplify()
+	m := &lineMatcher{re: re, req: requiredLiterals(simple)}
+	for _, l := range m.req.lits {
+		m.lits = append(m.lits, []byte(l))
+	}
+	m.exact = isPlainLiteral(simple) && len(m.req.lits) == 1 && !strings.Contains(m.req.lits[0], "\n")
+	return m, nil
+}
+
+// lineSpan is one matching line: its number and its byte range.
+type lineSpan struct{ num, start, end int }
+
+// matchLines returns the matching lines of data, in order.
+func (m *lineMatcher) matchLines(data []byte) []lineSpan {
+	if len(m.req.lits) == 0 {
+		return m.everyLine(data)
+	}
+	hay := data
+	if m.req.fold {
+		var ascii bool
+		hay, ascii = lowerASCII(data)
+		if !ascii {
+			// Unicode case folding (K and the Kelvin sign, s and ſ) is beyond
+			// an ASCII-lowered copy: let the regexp see every line.
+			return m.everyLine(data)
+		}
+	}
+	var out []lineSpan
+	next := make([]int, len(m.lits)) // cached next position of each literal
+	for i := range next {
+		next[i] = -2
+	}
+	pos, counted, lineNo := 0, 0, 1
+	for pos <= len(data) {
+		at := -1
+		for k, lit := range m.lits {
+			if next[k] != -1 && next[k] < pos {
+				j := bytes.Index(hay[pos:], lit)
+				if j >= 0 {
+					j += pos
+				}
+				next[k] = j
+			}
+			if next[k] >= 0 && (at < 0 || next[k] < at) {
+				at = next[k]
+			}
+		}
+		if at < 0 {
+			break
+		}
+		start := bytes.LastIndexByte(data[:at], '\n') + 1
+		end := bytes.IndexByte(data[at:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += at
+		}
+		if m.exact || m.re.Match(trimCR(data[start:end])) {
+			lineNo += bytes.Count(data[counted:start], []byte{'\n'})
+			counted = start
+			out = append(out, lineSpan{lineNo, start, end})
+		}
+		pos = end + 1
+	}
+	return out
+}
+
+// everyLine runs the regexp on each line.
+func (m *lineMatcher) everyLine(data []byte) []lineSpan {
+	var out []lineSpan
+	lineNo := 0
+	for start := 0; start < len(data); {
+		lineNo++
+		end := bytes.IndexByte(data[start:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += start
+		}
+		if m.re.Match(trimCR(data[start:end])) {
+			out = append(out, lineSpan{lineNo, start, end})
+		}
+		start = end + 1
+	}
+	return out
+}
+
+func trimCR(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		return b[:n-1]
+	}
+	return b
+}
+
+// lowerASCII returns an ASCII-lower-cased copy of b and whether b is all
+// ASCII.
+func lowerASCII(b []byte) ([]byte, bool) {
+	out := make([]byte, len(b))
+	var high byte
+	for i, c := range b {
+		high |= c
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out, high < utf8.RuneSelf
+}
+
+// nativeSearch walks the tree in parallel and searches each file.
+func nativeSearch(ctx context.Context, rootDir string, q query) (*results, error) {
+	m, err := compileMatcher(q.Pattern, q.Fixed, q.CaseSensitive)
+	if err != nil {
+		return nil, err
+	}
+	opts := walk.Options{
+		Hidden:      q.Hidden,
+		FollowLinks: q.Follow,
+		Exclude:     q.Exclude,
+		IgnoreFiles: nativeIgnoreFiles,
+	}
+	res := newResults(q.Before > 0 || q.After > 0)
+	var mu sync.Mutex
+	err = walk.Walk(ctx, rootDir, q.Paths, opts, func(e walk.Entry) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if len(q.TypeGlobs) > 0 && !matchesAny(q.TypeGlobs, path.Base(e.Rel)) {
+			return nil
+		}
+		lines := searchFile(e.Abs, m, q.Before, q.After)
+		if len(lines) == 0 {
+			return nil
+		}
+		mu.Lock()
+		res.add(e.Rel, lines)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("search %s: %w", rootDir, err)
+	}
+	return res, nil
+}
+
+// searchFile returns the output lines (matches and context) of one file;
+// binary and unreadable files have none, as with rg.
+func searchFile(abs string, m *lineMatcher, before, after int) []outLine {
+	data, err := os.ReadFile(abs)
+	if err != nil || bytes.IndexByte(data, 0) >= 0 {
+		return nil
+	}
+	spans := m.matchLines(data)
+	if len(spans) == 0 {
+		return nil
+	}
+	if before == 0 && after == 0 {
+		out := make([]outLine, len(spans))
+		for i, s := range spans {
+			out[i] = outLine{Num: s.num, Text: string(trimCR(data[s.start:s.end])), Match: true}
+		}
+		return out
+	}
+	return withContext(data, spans, before, after)
+}
+
+// withContext adds up to before/after lines around each match.
+func withContext(data []byte, spans []lineSpan, before, after int) []outLine {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' && i+1 < len(data) {
+			starts = append(starts, i+1)
+		}
+	}
+	line := func(n int) string { // n is 1-based
+		s := starts[n-1]
+		e := len(data)
+		if n < len(starts) {
+			e = starts[n] - 1
+		} else if len(data) > 0 && data[e-1] == '\n' {
+			e--
+		}
+		return string(trimCR(data[s:e]))
+	}
+	isMatch := make(map[int]bool, len(spans))
+	for _, s := range spans {
+		isMatch[s.num] = true
+	}
+	var out []outLine
+	last := 0 // last line number emitted
+	for _, s := range spans {
+		from := max(s.num-before, last+1, 1)
+		to := min(s.num+after, len(starts))
+		for n := from; n <= to; n++ {
+			out = append(out, outLine{Num: n, Text: line(n), Match: isMatch[n]})
+			last = n
+		}
+	}
+	return out
+}
