@@ -5,11 +5,8 @@ import (
 	"log/slog"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/spf13/pflag"
 )
 
 func TestDefaults(t *testing.T) {
@@ -332,4 +329,3 @@ func TestTaskAndModes(t *testing.T) {
 		}
 	})
 }
-
