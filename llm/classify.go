@@ -47,8 +47,9 @@ func retryableStatus(code int) bool {
 }
 
 // classify turns the error of one attempt into a failure that says whether
-// to retry and what to tell the user. status is the last HTTP status seen.
-func (c *OpenAI) classify(err error, status int, model string) failure {
+// to retry and what to tell the user. status and head are the last HTTP
+// status seen and the first bytes of its body.
+func (c *OpenAI) classify(err error, status int, head []byte, model string) failure {
 	base := c.baseURL
 	f := failure{err: err, status: status}
 	reach := fmt.Sprintf("Check --base-url or %s", c.baseURLEnv())
@@ -79,7 +80,7 @@ func (c *OpenAI) classify(err error, status int, model string) failure {
 	case errors.Is(err, errInvalidResponse), errors.As(err, &syntaxErr), errors.As(err, &typeErr),
 		errors.Is(err, openai.ErrTooManyEmptyStreamMessages):
 		f.retry = true
-		f.message = "invalid response from " + base
+		f.message = "invalid response from " + base + describeBody(head)
 	case errors.Is(err, errTruncated):
 		f.retry = true
 		f.message = fmt.Sprintf("reply from %s was cut short", base)
@@ -118,7 +119,11 @@ func (c *OpenAI) byStatus(f *failure, model string) {
 		}
 		f.hint = fmt.Sprintf("Check the API key in %s", env)
 	case f.status == http.StatusNotFound:
-		f.hint = fmt.Sprintf("Check --model (is %q served by %s?) and --base-url", model, c.baseURL)
+		where := c.baseURL
+		if c.cfg.Provider != "" {
+			where = c.cfg.Provider + " at " + where
+		}
+		f.hint = fmt.Sprintf("Check --model (is %q served by %s?) and --base-url", model, where)
 	}
 	if f.message == "" {
 		f.message = http.StatusText(f.status)
@@ -151,4 +156,26 @@ func isTransportError(err error) bool {
 	var urlErr *url.Error
 	var opErr *net.OpError
 	return errors.As(err, &urlErr) || errors.As(err, &opErr)
+}
+
+// describeBody explains an unreadable reply from its first bytes: the
+// message of an error object, else the start of the text.
+func describeBody(head []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(head, &e) == nil && e.Error.Message != "" {
+		return ": " + e.Error.Message
+	}
+	text := strings.Join(strings.Fields(string(head)), " ")
+	if text == "" {
+		return ": empty body"
+	}
+	const limit = 80
+	if len(text) > limit {
+		text = strings.ToValidUTF8(text[:limit], "") + "…"
+	}
+	return fmt.Sprintf(" (body starts %q)", text)
 }

@@ -56,11 +56,16 @@ func TestCompleteRetries(t *testing.T) {
 			name: "garbage every time", turns: repeat(llmtest.Garbage(), 6),
 			wantWaits: []time.Duration{s, 2 * s, 4 * s, 8 * s, 16 * s}, wantErr: "invalid response from http://", wantStatus: 200, wantAttempts: 6,
 		},
+		{name: "error event then success", turns: []llmtest.Turn{{Text: "abc", DropAfter: 1, StreamError: "upstream provider hiccup"}, ok}, wantWaits: []time.Duration{s}},
+		{
+			name: "error event every time", turns: repeat(llmtest.Turn{StreamError: "upstream provider hiccup"}, 6),
+			wantWaits: []time.Duration{s, 2 * s, 4 * s, 8 * s, 16 * s}, wantErr: "upstream provider hiccup after 6 attempts", wantStatus: 200, wantAttempts: 6,
+		},
 		{name: "400 is not retried", turns: []llmtest.Turn{llmtest.Fault(400, `{"error":{"message":"messages: tool_call_id call_9 has no matching call"}}`)}, wantErr: "tool_call_id call_9 has no matching call", wantStatus: 400, wantAttempts: 1},
 		{name: "400 with a plain-text body", turns: []llmtest.Turn{llmtest.Fault(400, "context length exceeded")}, wantErr: "(HTTP 400): context length exceeded", wantStatus: 400, wantAttempts: 1},
 		{name: "401 names the key variable", turns: []llmtest.Turn{llmtest.Fault(401, `{"error":{"message":"Incorrect API key provided"}}`)}, wantErr: "Check the API key in OPENAI_API_KEY", wantStatus: 401, wantAttempts: 1},
 		{name: "403 names the key variable", turns: []llmtest.Turn{llmtest.Fault(403, "")}, wantErr: "OPENAI_API_KEY", wantStatus: 403, wantAttempts: 1},
-		{name: "404 points at model and base URL", turns: []llmtest.Turn{llmtest.Fault(404, `{"error":{"message":"model not found"}}`)}, wantErr: `Check --model (is "gpt-4o-mini" served by`, wantStatus: 404, wantAttempts: 1},
+		{name: "404 points at model and base URL", turns: []llmtest.Turn{llmtest.Fault(404, `{"error":{"message":"model not found"}}`)}, wantErr: `Check --model (is "gpt-4o-mini" served by openai at http://`, wantStatus: 404, wantAttempts: 1},
 	}
 	for _, tt := range tests {
 		for _, stream := range []bool{true, false} {

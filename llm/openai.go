@@ -115,7 +115,7 @@ func (c *OpenAI) Complete(ctx context.Context, req Request, onText func(delta st
 			return counts, fmt.Errorf("call model %s: %w", req.Model, ctx.Err())
 		}
 		status, retryAfter := tr.last()
-		f := c.classify(err, status, req.Model)
+		f := c.classify(err, status, tr.bodyHead(), req.Model)
 		if !f.retry || attempt >= c.retry.MaxAttempts {
 			return counts, f.providerError(attempt)
 		}

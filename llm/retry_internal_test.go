@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,5 +129,23 @@ func TestReplyBuilderToolCallQuirks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestDescribeBody(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		head string
+		want string
+	}{
+		{`{"error":{"message":"quota exceeded"}}`, ": quota exceeded"},
+		{"<html>\n  <body>Bad   gateway</body></html>", ` (body starts "<html> <body>Bad gateway</body></html>")`},
+		{"", ": empty body"},
+		{strings.Repeat("é", 60), ` (body starts "` + strings.Repeat("é", 40) + `…")`},
+	}
+	for _, tt := range tests {
+		if got := describeBody([]byte(tt.head)); got != tt.want {
+			t.Errorf("describeBody(%q) = %q, want %q", tt.head, got, tt.want)
+		}
 	}
 }

@@ -27,7 +27,12 @@ type attemptTransport struct {
 	status     int
 	retryAfter string
 	sawDone    bool
+	head       []byte // the first bytes of the last response body
 }
+
+// headLimit is how much of a response body is kept to explain a reply
+// that could not be read.
+const headLimit = 512
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
@@ -60,6 +65,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	t.mu.Lock()
 	t.status = resp.StatusCode
 	t.retryAfter = resp.Header.Get("Retry-After")
+	t.head = t.head[:0]
 	t.mu.Unlock()
 	resp.Body = &watchedBody{ReadCloser: resp.Body, t: t}
 	return resp, nil
@@ -76,6 +82,13 @@ func (t *attemptTransport) last() (status int, retryAfter string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.status, t.retryAfter
+}
+
+// bodyHead returns the first bytes of the last response body.
+func (t *attemptTransport) bodyHead() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]byte(nil), t.head...)
 }
 
 func (t *attemptTransport) done() bool {
@@ -141,11 +154,14 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	if n > 0 {
 		b.t.touch()
 		window := append(b.tail, p[:n]...)
+		b.t.mu.Lock()
 		if i := bytes.Index(window, []byte(doneMarker)); i >= 0 && bytes.HasSuffix(bytes.TrimRight(window[:i], " "), []byte("data:")) {
-			b.t.mu.Lock()
 			b.t.sawDone = true
-			b.t.mu.Unlock()
 		}
+		if room := headLimit - len(b.t.head); room > 0 {
+			b.t.head = append(b.t.head, p[:min(n, room)]...)
+		}
+		b.t.mu.Unlock()
 		keep := len("data:  " + doneMarker)
 		if len(window) > keep {
 			window = window[len(window)-keep:]

@@ -39,6 +39,11 @@ type Turn struct {
 	// DropAfter aborts the connection after this many stream events (a
 	// mid-stream failure); 0 never does.
 	DropAfter int `json:"drop_after,omitempty"`
+	// StreamError, when set, replaces the stream event after DropAfter
+	// events with an error event (data: {"error": …}) that ends the reply,
+	// as OpenRouter does when the upstream fails mid-stream. A
+	// non-streaming request gets 200 with that error object.
+	StreamError string `json:"stream_error,omitempty"`
 
 	// Status makes the turn a fault: this HTTP status with Body (default
 	// an OpenAI-style error object) and an optional Retry-After header.
@@ -258,6 +263,8 @@ func (s *Script) play(w http.ResponseWriter, r *http.Request, req Request, turn 
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(turn.Status)
 		fmt.Fprint(w, turn.Body)
+	case turn.StreamError != "" && !req.Stream:
+		writeError(w, http.StatusOK, turn.StreamError)
 	default:
 		reply := newReply(req, turn, n)
 		if req.Stream {

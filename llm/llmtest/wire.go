@@ -213,6 +213,11 @@ func (r reply) stream(w http.ResponseWriter, closed <-chan struct{}) {
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
 	for i, ev := range r.events() {
+		if r.turn.StreamError != "" && i >= r.turn.DropAfter {
+			b, _ := json.Marshal(map[string]map[string]string{"error": {"message": r.turn.StreamError, "type": "llmtest"}})
+			fmt.Fprintf(w, "data: %s\n\n", b)
+			return
+		}
 		if r.turn.DropAfter > 0 && i >= r.turn.DropAfter {
 			panic(http.ErrAbortHandler) // cut the connection mid-stream
 		}
