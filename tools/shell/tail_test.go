@@ -85,3 +85,13 @@ func TestLastLines(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkTailBufferWrite(b *testing.B) {
+	chunk := []byte(strings.Repeat("0123456789abcdef", 2048)) // 32 KiB, io.Copy's size
+	buf := newTailBuffer(DefaultMaxOutput)
+	b.SetBytes(int64(len(chunk)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_, _ = buf.Write(chunk)
+	}
+}
