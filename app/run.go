@@ -1,0 +1,197 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/reach-agent/reach/agent"
+	"github.com/reach-agent/reach/approval"
+	"github.com/reach-agent/reach/config"
+	"github.com/reach-agent/reach/events"
+	"github.com/reach-agent/reach/iostreams"
+	"github.com/reach-agent/reach/llm"
+	"github.com/reach-agent/reach/output"
+	"github.com/reach-agent/reach/phases"
+	"github.com/reach-agent/reach/workspace"
+)
+
+// Task is everything RunTask needs besides the configuration.
+type Task struct {
+	IO  *iostreams.IOStreams
+	Cfg *config.Config
+	Dir string // the project root
+	Now func() time.Time
+}
+
+// RunTask runs the configured task end to end and returns the exit code.
+// Every outcome, including errors, ends with a result event.
+func RunTask(ctx context.Context, t Task) int {
+	now := t.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	sink := newSink(t.IO, t.Cfg)
+	meter := &agent.Meter{Sink: sink}
+	rep, err := runTask(ctx, t, sink, meter, now)
+	code := ExitCode(err)
+	if err == nil && rep.Status == "failed" {
+		code = ExitFailed
+	}
+	tot := meter.Totals()
+	res := events.Result{
+		Status:   status(code),
+		ExitCode: code,
+		Summary:  rep.Summary,
+		Usage:    events.Usage{InputTokens: tot.Usage.PromptTokens, OutputTokens: tot.Usage.CompletionTokens, CostUSD: tot.CostUSD, Requests: tot.Requests},
+		CostUSD:  tot.CostUSD,
+		Duration: now().Sub(start).Seconds(),
+	}
+	if t.Cfg.ResearchAndPlanOnly && len(rep.Plan) > 0 {
+		res.Plan = formatPlan(rep.Plan)
+	}
+	switch {
+	case err != nil:
+		res.Error = userMessage(err)
+	case rep.FailedReason != "":
+		res.Error = rep.FailedReason
+	}
+	sink.Emit(res)
+	return code
+}
+
+func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, now func() time.Time) (agent.Report, error) {
+	cfg := t.Cfg
+	if err := cfg.RequireTask(); err != nil {
+		return agent.Report{}, err
+	}
+	if err := cfg.CheckCredentials(); err != nil {
+		return agent.Report{}, err
+	}
+	root, err := workspace.New(t.Dir)
+	if err != nil {
+		return agent.Report{}, err
+	}
+	interactive := t.IO.Interactive()
+	var prompter approval.Prompter
+	if interactive {
+		prompter = approval.NewTerminalPrompter(t.IO.In, t.IO.ErrOut)
+	}
+	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive})
+	tb, err := NewToolbox(root, gate)
+	if err != nil {
+		return agent.Report{}, err
+	}
+	project, err := phases.LoadProject(ctx, root.Dir())
+	if err != nil {
+		sink.Emit(events.Notice{Level: "warn", Text: err.Error()})
+	}
+	client := newClient(cfg.Endpoint)
+	model := cfg.Model
+	if info, ok := llm.LookupModel(model); ok {
+		meter.Price = func(u llm.Usage) float64 { return u.Cost(info) }
+	}
+	if cfg.MaxTokens != nil {
+		meter.MaxTokens = *cfg.MaxTokens
+	}
+	if cfg.MaxCost != nil {
+		meter.MaxCost = *cfg.MaxCost
+	}
+	if prompter != nil && !cfg.ExitAtLimit {
+		meter.Confirm = func(ctx context.Context, q string) (bool, error) {
+			ans, err := prompter.Ask(ctx, q+" (y/n)", []string{"y", "n"})
+			return ans == "y", err
+		}
+	}
+	var temp *float32
+	if cfg.Temperature != nil {
+		v := float32(*cfg.Temperature)
+		temp = &v
+	}
+	loop := &agent.Loop{Client: client, Exec: tb.Executor, Sink: sink, Model: model, Temperature: temp, RecursionLimit: cfg.RecursionLimit, Meter: meter}
+	runner := &agent.Runner{
+		Loop: loop, Registry: tb.Registry, Memory: tb.Memory, Project: project, Sink: sink, Now: now,
+		Chain: chain(cfg), Phases: phases.Options{UseAider: cfg.UseAider},
+	}
+	if cfg.TestCmd != "" {
+		runner.Tester = newTester(cfg, tb, gate, prompter)
+	}
+	sink.Emit(events.Init{Model: model, Provider: cfg.Provider, Task: cfg.Task(), Cwd: root.Dir(), Cowboy: cfg.Cowboy, Time: now()})
+	return runner.Run(ctx, cfg.Task())
+}
+
+func chain(cfg *config.Config) agent.Chain {
+	switch {
+	case cfg.ResearchOnly:
+		return agent.ResearchOnly
+	case cfg.ResearchAndPlanOnly:
+		return agent.ResearchAndPlanOnly
+	}
+	return agent.Full
+}
+
+func newClient(e config.Endpoint) llm.Client {
+	return llm.NewOpenAI(llm.OpenAIConfig{
+		BaseURL:  e.BaseURL,
+		APIKey:   e.APIKey.Value(),
+		Provider: e.Provider,
+		KeyEnv:   e.APIKeyEnv,
+		Stream:   true,
+	})
+}
+
+// newTester wires --test-cmd to the shell runner, the approval prompter
+// and the cowboy state (which "c" at a shell prompt may have turned on).
+func newTester(cfg *config.Config, tb *Toolbox, gate *approval.Gate, p approval.Prompter) *agent.Tester {
+	t := &agent.Tester{
+		Command:    cfg.TestCmd,
+		MaxRetries: cfg.MaxTestCmdRetries,
+		Auto:       cfg.AutoTest,
+		Cowboy:     cfg.Cowboy,
+		Exec: func(ctx context.Context, command string) (int, string, bool, error) {
+			out, err := tb.Shell.Run(ctx, command, tb.Root.Dir(), cfg.TestCmdTimeout)
+			if err != nil {
+				return 0, "", false, fmt.Errorf("run test command: %w", err)
+			}
+			return out.ExitCode, out.Text, out.TimedOut, nil
+		},
+	}
+	if p != nil {
+		t.Ask = func(ctx context.Context, q string, choices []string) (string, error) {
+			if gate.Cowboy() {
+				return "y", nil
+			}
+			return p.Ask(ctx, q, choices)
+		}
+	}
+	return t
+}
+
+func newSink(io *iostreams.IOStreams, cfg *config.Config) events.Sink {
+	switch cfg.OutputFormat {
+	case config.OutputJSON:
+		return &output.JSON{Out: io.Out}
+	case config.OutputStreamJSON:
+		return &output.StreamJSON{Out: io.Out}
+	}
+	return &output.Plain{Out: io.Out, Progress: io.ErrOut, ShowCost: cfg.ShowCost}
+}
+
+func formatPlan(plan []string) string {
+	var b strings.Builder
+	for i, p := range plan {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, strings.TrimSpace(p))
+	}
+	return b.String()
+}
+
+// userMessage is the one line a user sees for err.
+func userMessage(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "interrupted"
+	}
+	return err.Error()
+}

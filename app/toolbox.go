@@ -1,0 +1,39 @@
+package app
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/reach-agent/reach/memory"
+	"github.com/reach-agent/reach/tools"
+	"github.com/reach-agent/reach/tools/edit"
+	"github.com/reach-agent/reach/tools/nav"
+	"github.com/reach-agent/reach/tools/session"
+	"github.com/reach-agent/reach/tools/shell"
+	"github.com/reach-agent/reach/workspace"
+)
+
+// Toolbox is the registry of a run with everything its tools need.
+type Toolbox struct {
+	Root     *workspace.Root
+	Registry *tools.Registry
+	Executor *tools.Executor
+	Memory   *memory.Scratch
+	Shell    *shell.Runner
+}
+
+// NewToolbox registers every built-in tool for root. gate may be nil
+// (everything allowed), e.g. for listing.
+func NewToolbox(root *workspace.Root, gate tools.Gate) (*Toolbox, error) {
+	tb := &Toolbox{Root: root, Registry: tools.NewRegistry(), Memory: &memory.Scratch{}, Shell: &shell.Runner{}}
+	var all []tools.Tool
+	all = append(all, nav.Tools(root)...)
+	all = append(all, edit.Tools(root, edit.Options{})...)
+	all = append(all, shell.Tool(root, tb.Shell))
+	all = append(all, session.ResearchNotes(tb.Memory), session.RequestTask(tb.Memory))
+	if err := tb.Registry.Register(all...); err != nil {
+		return nil, fmt.Errorf("build tool registry: %w", err)
+	}
+	tb.Executor = &tools.Executor{Registry: tb.Registry, Gate: gate, DefaultTimeout: 2 * time.Minute}
+	return tb, nil
+}
