@@ -197,3 +197,47 @@ func TestTool(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestWithOneMissing(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		pat, text string
+		want      bool
+	}{
+		{"handler", "x/handler.go", true},
+		{"hxndler", "x/handler.go", true},
+		{"hnadler", "x/handler.go", true},
+		{"handlerr", "x/handler.go", true},
+		{"hxndlxr", "x/handler.go", false},
+		{"zz", "abc", false},
+		{"az", "abc", true},
+	}
+	for _, tc := range cases {
+		if got := withOneMissing(tc.pat, tc.text); got != tc.want {
+			t.Errorf("withOneMissing(%q, %q) = %v", tc.pat, tc.text, got)
+		}
+	}
+}
+
+func BenchmarkRank(b *testing.B) {
+	paths := make([]string, 0, 100_000)
+	words := []string{"server", "handler", "router", "config", "util", "internal", "pkg", "cmd", "api", "model", "store", "cache"}
+	for i := range 100_000 {
+		paths = append(paths, words[i%12]+"/"+words[(i/12)%12]+"/"+words[(i/144)%12]+"_"+words[(i/1728)%12]+"_"+string(rune('a'+i%26))+".go")
+	}
+	for _, q := range []string{"handler.go", "srv/hand", "cfgstore", "hnadlerrouter"} {
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				_ = Rank(context.Background(), paths, q, 60, 10)
+			}
+		})
+	}
+}
+
+func BenchmarkScore(b *testing.B) {
+	s := newScorer("srvhandler")
+	c := newCandidate("internal/platform/server/http/handlers/request_handler_test.go")
+	for b.Loop() {
+		_, _ = s.score(c)
+	}
+}

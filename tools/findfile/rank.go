@@ -33,9 +33,9 @@ func rankCandidates(ctx context.Context, cands []candidate, query string, thresh
 	if len(terms) == 0 || limit <= 0 {
 		return nil
 	}
-	out := scoreAll(ctx, cands, [][]string{terms}, threshold, 100)
+	out := scoreAll(ctx, cands, [][]string{terms}, threshold, 100, "")
 	if len(out) == 0 && len(terms) == 1 && len(terms[0]) >= 4 {
-		out = scoreAll(ctx, cands, typoVariants(terms[0]), threshold, typoPenalty)
+		out = scoreAll(ctx, cands, typoVariants(terms[0]), threshold, typoPenalty, lowerASCII(terms[0]))
 		for i := range out {
 			out[i].raw = out[i].raw * typoPenalty / 100
 		}
@@ -79,7 +79,11 @@ func typoVariants(term string) [][]string {
 // scoreAll scores cands in parallel. Each query in queries is a list of
 // terms that must all match; a path keeps its best query's score, scaled
 // by percent and normalised against the first query's ideal.
-func scoreAll(ctx context.Context, cands []candidate, queries [][]string, threshold, percent int) []Match {
+//
+// typoOf, when set, is the lower-cased term the queries are typo variants
+// of: a path that does not hold it with at most one character missing is
+// skipped before any variant is scored.
+func scoreAll(ctx context.Context, cands []candidate, queries [][]string, threshold, percent int, typoOf string) []Match {
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (len(cands) + workers - 1) / workers
 	if chunk == 0 {
@@ -93,7 +97,7 @@ func scoreAll(ctx context.Context, cands []candidate, queries [][]string, thresh
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			local := scorePart(ctx, part, queries, threshold, percent)
+			local := scorePart(ctx, part, queries, threshold, percent, typoOf)
 			mu.Lock()
 			out = append(out, local...)
 			mu.Unlock()
@@ -103,7 +107,7 @@ func scoreAll(ctx context.Context, cands []candidate, queries [][]string, thresh
 	return out
 }
 
-func scorePart(ctx context.Context, part []candidate, queries [][]string, threshold, percent int) []Match {
+func scorePart(ctx context.Context, part []candidate, queries [][]string, threshold, percent int, typoOf string) []Match {
 	scorers := make([][]*scorer, len(queries))
 	ideal := 0
 	for qi, terms := range queries {
@@ -123,6 +127,9 @@ func scorePart(ctx context.Context, part []candidate, queries [][]string, thresh
 	for i := range part {
 		if i&1023 == 0 && ctx.Err() != nil {
 			return out
+		}
+		if typoOf != "" && !withOneMissing(typoOf, part[i].lower) {
+			continue
 		}
 		best := -1
 		for _, ss := range scorers {
@@ -149,4 +156,44 @@ func scorePart(ctx context.Context, part []candidate, queries [][]string, thresh
 		}
 	}
 	return out
+}
+
+// withOneMissing reports whether pat, with at most one character left
+// out, is a subsequence of text: the longest prefix matched from the
+// front and the longest suffix matched from the back must meet.
+func withOneMissing(pat, text string) bool {
+	n := len(pat)
+	fwd := make([]int, n+1) // fwd[i]: end in text of the greedy match of pat[:i], or -1
+	j := 0
+	for i := 0; i < n; i++ {
+		if fwd[i] < 0 {
+			fwd[i+1] = -1
+			continue
+		}
+		k := strings.IndexByte(text[j:], pat[i])
+		if k < 0 {
+			fwd[i+1] = -1
+			continue
+		}
+		j += k + 1
+		fwd[i+1] = j
+	}
+	bwd := make([]int, n+2) // bwd[i]: start in text of the greedy match of pat[i:] from the back, or -1
+	bwd[n] = len(text)
+	j = len(text)
+	for i := n - 1; i >= 0; i-- {
+		if bwd[i+1] < 0 {
+			bwd[i] = -1
+			continue
+		}
+		k := strings.LastIndexByte(text[:j], pat[i])
+		bwd[i] = k
+		j = max(k, 0)
+	}
+	for i := 0; i < n; i++ { // leave out pat[i]
+		if fwd[i] >= 0 && bwd[i+1] >= 0 && fwd[i] <= bwd[i+1] {
+			return true
+		}
+	}
+	return false
 }

@@ -16,6 +16,7 @@ const (
 	bonusCamel        = 7 // lower-to-upper or letter-to-digit step
 	bonusConsecutive  = 4 // minimum bonus of a char that follows a matched one
 	bonusFileName     = 6 // each char matched inside the base name
+	bonusCaseExact    = 6 // an upper-case query letter meets the same upper-case letter
 	firstCharMultiple = 2
 	typoPenalty       = 85 // percent of the score kept by a one-typo match
 )
@@ -28,13 +29,14 @@ type candidate struct {
 }
 
 func newCandidate(p string) candidate {
-	return candidate{path: p, lower: strings.ToLower(p), base: strings.LastIndexByte(p, '/') + 1}
+	return candidate{path: p, lower: lowerASCII(p), base: strings.LastIndexByte(p, '/') + 1}
 }
 
 // scorer scores paths against one term of a query. It holds scratch rows,
 // so one scorer serves one goroutine.
 type scorer struct {
 	pat   []byte // lower-case
+	upper []bool // where the term as typed has an upper-case letter
 	ideal int    // score of a perfect match: the term as a whole file name
 	h, c  []int  // DP rows: best score ending at j, chunk bonus at j
 	ph    []int  // previous row
@@ -42,7 +44,10 @@ type scorer struct {
 }
 
 func newScorer(term string) *scorer {
-	s := &scorer{pat: []byte(strings.ToLower(term))}
+	s := &scorer{pat: []byte(lowerASCII(term)), upper: make([]bool, len(term))}
+	for i := range len(term) {
+		s.upper[i] = isUpper(term[i])
+	}
 	s.ideal, _ = s.score(newCandidate("/" + term))
 	if s.ideal <= 0 {
 		s.ideal = 1
@@ -121,6 +126,9 @@ func (s *scorer) score(c candidate) (int, bool) {
 				if start+j >= c.base {
 					b += bonusFileName
 				}
+				if s.upper[i] && c.path[start+j] == p-'a'+'A' {
+					b += bonusCaseExact
+				}
 				if i == 0 {
 					h, chunk = scoreMatch+b*firstCharMultiple, b
 				} else {
@@ -163,3 +171,20 @@ func isUpper(b byte) bool  { return 'A' <= b && b <= 'Z' }
 func isDigit(b byte) bool  { return '0' <= b && b <= '9' }
 func isLetter(b byte) bool { return isLower(b) || isUpper(b) }
 func isAlnum(b byte) bool  { return isLetter(b) || isDigit(b) || b >= 0x80 }
+
+// lowerASCII lower-cases ASCII letters only, so that byte offsets in the
+// result are those of s.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if isUpper(s[i]) {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if isUpper(b[j]) {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
