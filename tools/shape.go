@@ -53,13 +53,16 @@ func Truncate(s string, maxLines, maxBytes int) string {
 		}
 	}
 	cut := len(lines) - headN - tailN
-	if cut <= 0 {
-		// A single enormous line: cut bytes instead.
-		half := budget / 2
+	if cut <= 0 || headN+tailN == 0 {
+		// Enormous lines: cut bytes instead, on rune boundaries.
 		if len(s) <= budget {
 			return s
 		}
-		return s[:half] + fmt.Sprintf("\n[%d bytes truncated; narrow the request (offset/limit, a more specific pattern) to see them]\n", len(s)-2*half) + s[len(s)-half:]
+		half := budget / 2
+		head, tail := s[:half], s[len(s)-half:]
+		head = strings.ToValidUTF8(head, "")
+		tail = strings.ToValidUTF8(tail, "")
+		return head + fmt.Sprintf("\n[%d bytes truncated; narrow the request (offset/limit, a more specific pattern) to see them]\n", len(s)-len(head)-len(tail)) + tail
 	}
 	var b strings.Builder
 	for _, l := range lines[:headN] {
