@@ -110,7 +110,6 @@ func TestListingIsCapped(t *testing.T) {
 	}
 }
 
-
 func TestSystemPrompt(t *testing.T) {
 	t.Parallel()
 	c := Context{
