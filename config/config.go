@@ -19,7 +19,7 @@
 //     openai-compatible providers, EXPERT_-prefixed variants of each for the
 //     expert (EXPERT_OPENAI_API_KEY, EXPERT_OPENAI_BASE_URL, …), REACH_PROVIDER
 //     and REACH_MODEL as conveniences for scripts and CI, TAVILY_API_KEY and
-//     AIDER_FLAGS.
+//     TAVILY_BASE_URL (tests and proxies) and AIDER_FLAGS.
 //   - Per-run flags (-m, --msg-file, --chat, --research-only,
 //     --research-and-plan-only, --wipe-project-memory) cannot be set in files.
 //   - A project file comes with the repository, so it may not relax safety:
@@ -149,6 +149,9 @@ type Config struct {
 	CustomTools  string
 	MCPConfig    string // explicit, or <state dir>/mcp.json when it exists
 	TavilyAPIKey Secret
+	// TavilyBaseURL overrides the Tavily API root (env TAVILY_BASE_URL),
+	// for tests and proxies; "" means the public API.
+	TavilyBaseURL string
 
 	OutputFormat      OutputFormat
 	ProjectStateDir   string // absolute

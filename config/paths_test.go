@@ -58,10 +58,10 @@ func TestPathsAndExtras(t *testing.T) {
 	})
 	t.Run("environment extras", func(t *testing.T) {
 		t.Parallel()
-		c := mustLoad(t, run{env: map[string]string{"TAVILY_API_KEY": "tv", "AIDER_FLAGS": "yes-always, --model gpt-4.1 ,,dark-mode"}})
+		c := mustLoad(t, run{env: map[string]string{"TAVILY_API_KEY": "tv", "TAVILY_BASE_URL": "http://127.0.0.1:9/", "AIDER_FLAGS": "yes-always, --model gpt-4.1 ,,dark-mode"}})
 		want := []string{"--yes-always", "--model", "gpt-4.1", "--dark-mode"}
-		if c.TavilyAPIKey.Value() != "tv" || !reflect.DeepEqual(c.AiderFlags, want) {
-			t.Errorf("tavily %q, aider flags %q", c.TavilyAPIKey.Value(), c.AiderFlags)
+		if c.TavilyAPIKey.Value() != "tv" || c.TavilyBaseURL != "http://127.0.0.1:9/" || !reflect.DeepEqual(c.AiderFlags, want) {
+			t.Errorf("tavily %q at %q, aider flags %q", c.TavilyAPIKey.Value(), c.TavilyBaseURL, c.AiderFlags)
 		}
 	})
 	t.Run("keys never print", func(t *testing.T) {
