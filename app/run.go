@@ -35,6 +35,10 @@ func RunTask(ctx context.Context, t Task) int {
 	}
 	start := now()
 	sink := newSink(t.IO, t.Cfg)
+	if log, closer, err := openLog(t.Cfg.ProjectStateDir, t.Cfg.LogLevel); err == nil {
+		defer closer.Close()
+		sink = events.Tee(sink, logSink{log: log})
+	}
 	meter := &agent.Meter{Sink: sink}
 	rep, err := runTask(ctx, t, sink, meter, now)
 	code := ExitCode(err)
@@ -82,6 +86,9 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	}
 	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive})
 	tb, err := NewToolbox(root, gate)
+	if err == nil {
+		err = tb.Integrate(cfg)
+	}
 	if err != nil {
 		return agent.Report{}, err
 	}

@@ -109,3 +109,15 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// gitStatus is `git status --porcelain` in dir, trimmed.
+func gitStatus(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command("git", "status", "--porcelain")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimRight(string(out), "\n")
+}

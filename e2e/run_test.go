@@ -47,7 +47,7 @@ func TestFullRunEditsTheFile(t *testing.T) {
 	t.Parallel()
 	dir := repo(t, map[string]string{"greet.go": greetGo})
 	s := llmtest.NewServer(t, editScript()...)
-	res := run(t, dir, env(s), "-m", "change the greeting in greet.go to Hello universe", "--cowboy-mode")
+	res := run(t, dir, env(s), "-m", "change the greeting in greet.go to Hello universe", "--cowboy-mode", "--log-level", "info")
 	if res.code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", res.code, res.stderr)
 	}
@@ -77,6 +77,13 @@ func TestFullRunEditsTheFile(t *testing.T) {
 	last := reqs[6].Messages
 	if m := last[len(last)-1]; m.ToolCallID != "i1" || !strings.Contains(m.Content, `"success":true`) || !strings.Contains(m.Content, "+\\treturn \\\"Hello universe\\\"") {
 		t.Fatalf("edit result sent back: %+v", m)
+	}
+	log := readFile(t, filepath.Join(dir, ".reach", "logs", "reach.log"))
+	if !strings.Contains(log, "tool call") || !strings.Contains(log, "file_str_replace") {
+		t.Fatalf("log lacks the tool calls:\n%s", log)
+	}
+	if st := gitStatus(t, dir); st != " M greet.go" {
+		t.Fatalf("git status %q: the state directory must ignore itself", st)
 	}
 	t.Logf("scripted edit scenario: %d model requests, %d request bytes, wall %s", len(reqs), bytes, res.duration)
 }
