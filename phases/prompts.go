@@ -54,6 +54,12 @@ func SystemPrompt(phase string, c Context) string {
 	if c.has("web_search_tavily") {
 		b.WriteString("- Use web_search_tavily for facts outside the repository (library APIs, error messages); prefer the code itself for anything inside it.\n")
 	}
+	if c.has("run_programming_task") {
+		b.WriteString("- Make changes with run_programming_task: tell aider the intent in plain words (what, where, why; at most 300 words, no code) and list the files to edit.\n")
+	}
+	if phase == Research && c.has("web_search_tavily") {
+		section(&b, "Web or expert", webOrExpert(c.has("ask_expert")))
+	}
 	section(&b, "Working directory", c.Project.Root)
 	if !c.Date.IsZero() {
 		section(&b, "Date", c.Date.Format("2006-01-02"))
@@ -94,6 +100,19 @@ func UserPrompt(phase string, c Context) string {
 		return fmt.Sprintf("Implement task %d of %d:\n\n%s\n\nWhen it is done, reply with what you changed (no tool call).", c.TaskIndex, max(len(c.Plan), 1), c.TaskSpec)
 	}
 	return c.Task
+}
+
+// webOrExpert tells the research phase which source answers which question.
+func webOrExpert(expert bool) string {
+	s := "Search the web when the answer is a published fact you cannot read in the repository: the API of a " +
+		"dependency at the version the project uses, the meaning of an error message from a tool or library, a " +
+		"breaking change in release notes. Search with specific terms (names, versions, the exact error text) and " +
+		"check what you find against the code."
+	if expert {
+		s += " Ask the expert instead when the answer needs judgement about this code — why something fails, " +
+			"which design fits — and give it the context it needs; do not ask it for facts a search would find."
+	}
+	return s
 }
 
 func section(b *strings.Builder, title, body string) {
