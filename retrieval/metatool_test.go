@@ -1,0 +1,40 @@
+package retrieval
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// metaToolDir is the shared MetaTool development split, when present.
+func metaToolDir(t testing.TB) string {
+	for _, d := range []string{"../../shared/data/metatool", "../shared/data/metatool"} {
+		if _, err := os.Stat(filepath.Join(d, "dev.csv")); err == nil {
+			return d
+		}
+	}
+	t.Skip("MetaTool data not found")
+	return ""
+}
+
+func TestMetaToolRecall(t *testing.T) {
+	dir := metaToolDir(t)
+	docs, err := LoadDocs(filepath.Join(dir, "tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := LoadQueries(filepath.Join(dir, "dev.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := NewIndex(docs, Weights{})
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		names[i] = d.Name
+	}
+	m := Evaluate(names, ix.Scores, qs)
+	t.Logf("MetaTool dev: %s", m)
+	if m.R5 < 0.70 || m.R10 < 0.78 {
+		t.Errorf("recall below target: %s (floor R@5 ≥ 0.70, R@10 ≥ 0.78; the target is R@10 ≥ 0.80)", m)
+	}
+}
