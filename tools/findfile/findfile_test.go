@@ -235,7 +235,7 @@ func BenchmarkRank(b *testing.B) {
 }
 
 func BenchmarkScore(b *testing.B) {
-	s := newScorer("srvhandler")
+	s := newScorer("srvhandler", false)
 	c := newCandidate("internal/platform/server/http/handlers/request_handler_test.go")
 	for b.Loop() {
 		_, _ = s.score(c)

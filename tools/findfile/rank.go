@@ -18,8 +18,9 @@ type Match struct {
 // Rank scores every path against query (whitespace-separated terms must
 // all match) and returns those scoring at least threshold, best first, at
 // most limit. Ties go to the higher raw score (file-name matches weigh
-// more), then the shorter path. When nothing reaches the threshold, a
-// single-term query is retried allowing one typo.
+// more), then the shorter path. A query with capitals first requires them
+// to meet capitals (smart case); when nothing reaches the threshold it is
+// retried ignoring case, then, for a single term, allowing one typo.
 func Rank(ctx context.Context, paths []string, query string, threshold, limit int) []Match {
 	cands := make([]candidate, len(paths))
 	for i, p := range paths {
@@ -33,9 +34,13 @@ func rankCandidates(ctx context.Context, cands []candidate, query string, thresh
 	if len(terms) == 0 || limit <= 0 {
 		return nil
 	}
-	out := scoreAll(ctx, cands, [][]string{terms}, threshold, 100, "")
+	smart := lowerASCII(query) != query
+	out := scoreAll(ctx, cands, [][]string{terms}, threshold, 100, "", smart)
+	if len(out) == 0 && smart {
+		out = scoreAll(ctx, cands, [][]string{terms}, threshold, 100, "", false)
+	}
 	if len(out) == 0 && len(terms) == 1 && len(terms[0]) >= 4 {
-		out = scoreAll(ctx, cands, typoVariants(terms[0]), threshold, typoPenalty, lowerASCII(terms[0]))
+		out = scoreAll(ctx, cands, typoVariants(terms[0]), threshold, typoPenalty, lowerASCII(terms[0]), false)
 		for i := range out {
 			out[i].raw = out[i].raw * typoPenalty / 100
 		}
@@ -83,7 +88,7 @@ func typoVariants(term string) [][]string {
 // typoOf, when set, is the lower-cased term the queries are typo variants
 // of: a path that does not hold it with at most one character missing is
 // skipped before any variant is scored.
-func scoreAll(ctx context.Context, cands []candidate, queries [][]string, threshold, percent int, typoOf string) []Match {
+func scoreAll(ctx context.Context, cands []candidate, queries [][]string, threshold, percent int, typoOf string, smart bool) []Match {
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (len(cands) + workers - 1) / workers
 	if chunk == 0 {
@@ -97,7 +102,7 @@ func scoreAll(ctx context.Context, cands []candidate, queries [][]string, thresh
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			local := scorePart(ctx, part, queries, threshold, percent, typoOf)
+			local := scorePart(ctx, part, queries, threshold, percent, typoOf, smart)
 			mu.Lock()
 			out = append(out, local...)
 			mu.Unlock()
@@ -107,12 +112,12 @@ func scoreAll(ctx context.Context, cands []candidate, queries [][]string, thresh
 	return out
 }
 
-func scorePart(ctx context.Context, part []candidate, queries [][]string, threshold, percent int, typoOf string) []Match {
+func scorePart(ctx context.Context, part []candidate, queries [][]string, threshold, percent int, typoOf string, smart bool) []Match {
 	scorers := make([][]*scorer, len(queries))
 	ideal := 0
 	for qi, terms := range queries {
 		for _, t := range terms {
-			scorers[qi] = append(scorers[qi], newScorer(t))
+			scorers[qi] = append(scorers[qi], newScorer(t, smart))
 		}
 	}
 	for _, s := range scorers[0] {

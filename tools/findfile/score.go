@@ -37,14 +37,18 @@ func newCandidate(p string) candidate {
 type scorer struct {
 	pat   []byte // lower-case
 	upper []bool // where the term as typed has an upper-case letter
+	smart bool   // capitals must match capitals
 	ideal int    // score of a perfect match: the term as a whole file name
 	h, c  []int  // DP rows: best score ending at j, chunk bonus at j
 	ph    []int  // previous row
 	pc    []int
 }
 
-func newScorer(term string) *scorer {
-	s := &scorer{pat: []byte(lowerASCII(term)), upper: make([]bool, len(term))}
+// newScorer prepares term. With smartCase, a capital in the term only
+// matches the same capital, as in fzf's smart case but still letting
+// lower-case letters match either case.
+func newScorer(term string, smartCase bool) *scorer {
+	s := &scorer{pat: []byte(lowerASCII(term)), upper: make([]bool, len(term)), smart: smartCase}
 	for i := range len(term) {
 		s.upper[i] = isUpper(term[i])
 	}
@@ -80,19 +84,29 @@ func bonusAt(path string, j int) int {
 // subsequenceFrom returns where the term starts to match c as a
 // subsequence, or -1 if it does not.
 func (s *scorer) subsequenceFrom(c *candidate) int {
-	first := strings.IndexByte(c.lower, s.pat[0])
-	if first < 0 {
-		return -1
-	}
-	j := first + 1
-	for _, p := range s.pat[1:] {
-		k := strings.IndexByte(c.lower[j:], p)
-		if k < 0 {
-			return -1
+	first := -1
+	j := 0
+	for i, p := range s.pat {
+		for {
+			k := strings.IndexByte(c.lower[j:], p)
+			if k < 0 {
+				return -1
+			}
+			j += k + 1
+			if s.caseOK(i, c.path[j-1]) {
+				break
+			}
 		}
-		j += k + 1
+		if i == 0 {
+			first = j - 1
+		}
 	}
 	return first
+}
+
+// caseOK reports whether text byte b may match term byte i.
+func (s *scorer) caseOK(i int, b byte) bool {
+	return !s.smart || !s.upper[i] || isUpper(b)
 }
 
 // score returns the best alignment score of the term in c, and false when
@@ -121,7 +135,7 @@ func (s *scorer) score(c candidate) (int, bool) {
 			} else if gap > none {
 				gap += gapExtension
 			}
-			if text[j] == p {
+			if text[j] == p && s.caseOK(i, c.path[start+j]) {
 				b := bonusAt(c.path, start+j)
 				if start+j >= c.base {
 					b += bonusFileName
