@@ -22,6 +22,9 @@ func ListTools(io *iostreams.IOStreams, cfg *config.Config, dir string) error {
 		return err
 	}
 	tb, err := NewToolbox(root, nil)
+	if err == nil {
+		err = tb.Integrate(cfg)
+	}
 	if err != nil {
 		return err
 	}
@@ -58,6 +61,9 @@ func CallTool(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, 
 	}
 	gate := approval.NewGate(prompter, events.Discard{}, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive})
 	tb, err := NewToolbox(root, gate)
+	if err == nil {
+		err = tb.Integrate(cfg)
+	}
 	if err != nil {
 		fmt.Fprintf(io.ErrOut, "reach: %v\n", err)
 		return ExitFailed
