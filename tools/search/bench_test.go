@@ -48,8 +48,9 @@ func BenchmarkMatchLines(b *testing.B) {
 		}
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			var scratch []byte
 			for b.Loop() {
-				_ = m.matchLines(data)
+				_ = m.matchLines(data, &scratch)
 			}
 		})
 	}

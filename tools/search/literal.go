@@ -118,3 +118,111 @@ func isPlainLiteral(re *syntax.Regexp) bool {
 	}
 	return re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase == 0
 }
+
+// byteSet is a set of bytes one of which every match contains: the
+// prefilter for patterns without a required literal.
+type byteSet [256]bool
+
+func (s *byteSet) count() int {
+	n := 0
+	for _, b := range s {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// maxSetBytes is the largest set worth scanning for: beyond it most lines
+// would pass anyway.
+const maxSetBytes = 64
+
+// requiredBytes returns a set of bytes every match must contain, or nil.
+func requiredBytes(re *syntax.Regexp) *byteSet {
+	s := reqBytes(re)
+	if s == nil || s.count() > maxSetBytes {
+		return nil
+	}
+	return s
+}
+
+func reqBytes(re *syntax.Regexp) *byteSet {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return nil
+		}
+		var s byteSet
+		r := re.Rune[0]
+		if r >= utf8.RuneSelf {
+			if re.Flags&syntax.FoldCase != 0 {
+				return nil
+			}
+			var buf [utf8.UTFMax]byte
+			utf8.EncodeRune(buf[:], r)
+			s[buf[0]] = true
+			return &s
+		}
+		s[byte(r)] = true
+		if re.Flags&syntax.FoldCase != 0 {
+			s[lowerByte(byte(r))] = true
+			s[upperByte(byte(r))] = true
+		}
+		return &s
+	case syntax.OpCharClass:
+		var s byteSet
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			for r := lo; r <= hi && r < utf8.RuneSelf; r++ {
+				s[byte(r)] = true
+			}
+			if hi >= utf8.RuneSelf {
+				for b := 0x80; b < 0x100; b++ {
+					s[b] = true // some byte of a multi-byte rune
+				}
+			}
+		}
+		return &s
+	case syntax.OpCapture, syntax.OpPlus:
+		return reqBytes(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return reqBytes(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best *byteSet
+		for _, sub := range re.Sub {
+			if s := reqBytes(sub); s != nil && (best == nil || s.count() < best.count()) {
+				best = s
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var all byteSet
+		for _, sub := range re.Sub {
+			s := reqBytes(sub)
+			if s == nil {
+				return nil
+			}
+			for b, ok := range s {
+				all[b] = all[b] || ok
+			}
+		}
+		return &all
+	}
+	return nil
+}
+
+func lowerByte(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+func upperByte(b byte) byte {
+	if 'a' <= b && b <= 'z' {
+		return b - ('a' - 'A')
+	}
+	return b
+}

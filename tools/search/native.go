@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"regexp"
@@ -27,6 +28,7 @@ type lineMatcher struct {
 	re    *regexp.Regexp
 	req   requirement
 	lits  [][]byte // req.lits as bytes
+	set   *byteSet // without a literal: bytes one of which a match holds
 	exact bool     // the pattern is req.lits[0] itself: no regexp to run
 }
 
@@ -58,6 +60,9 @@ func compileMatcher(pattern string, fixed, caseSensitive bool) (*lineMatcher, er
 	for _, l := range m.req.lits {
 		m.lits = append(m.lits, []byte(l))
 	}
+	if len(m.lits) == 0 {
+		m.set = requiredBytes(simple)
+	}
 	m.exact = isPlainLiteral(simple) && len(m.req.lits) == 1 && !strings.Contains(m.req.lits[0], "\n")
 	return m, nil
 }
@@ -65,15 +70,19 @@ func compileMatcher(pattern string, fixed, caseSensitive bool) (*lineMatcher, er
 // lineSpan is one matching line: its number and its byte range.
 type lineSpan struct{ num, start, end int }
 
-// matchLines returns the matching lines of data, in order.
-func (m *lineMatcher) matchLines(data []byte) []lineSpan {
+// matchLines returns the matching lines of data, in order. scratch is
+// reused for the lower-cased copy a case-insensitive literal needs.
+func (m *lineMatcher) matchLines(data []byte, scratch *[]byte) []lineSpan {
+	if m.set != nil {
+		return m.byteSetLines(data)
+	}
 	if len(m.req.lits) == 0 {
 		return m.everyLine(data)
 	}
 	hay := data
 	if m.req.fold {
 		var ascii bool
-		hay, ascii = lowerASCII(data)
+		hay, ascii = lowerASCII(data, scratch)
 		if !ascii {
 			// Unicode case folding (K and the Kelvin sign, s and ſ) is beyond
 			// an ASCII-lowered copy: let the regexp see every line.
@@ -120,6 +129,32 @@ func (m *lineMatcher) matchLines(data []byte) []lineSpan {
 	return out
 }
 
+// byteSetLines runs the regexp only on lines holding a byte of m.set.
+func (m *lineMatcher) byteSetLines(data []byte) []lineSpan {
+	var out []lineSpan
+	set := m.set
+	counted, lineNo := 0, 1
+	for i := 0; i < len(data); i++ {
+		if !set[data[i]] {
+			continue
+		}
+		start := bytes.LastIndexByte(data[:i], '\n') + 1
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += i
+		}
+		if m.re.Match(trimCR(data[start:end])) {
+			lineNo += bytes.Count(data[counted:start], []byte{'\n'})
+			counted = start
+			out = append(out, lineSpan{lineNo, start, end})
+		}
+		i = end
+	}
+	return out
+}
+
 // everyLine runs the regexp on each line.
 func (m *lineMatcher) everyLine(data []byte) []lineSpan {
 	var out []lineSpan
@@ -147,10 +182,13 @@ func trimCR(b []byte) []byte {
 	return b
 }
 
-// lowerASCII returns an ASCII-lower-cased copy of b and whether b is all
-// ASCII.
-func lowerASCII(b []byte) ([]byte, bool) {
-	out := make([]byte, len(b))
+// lowerASCII returns an ASCII-lower-cased copy of b, in scratch's memory,
+// and whether b is all ASCII.
+func lowerASCII(b []byte, scratch *[]byte) ([]byte, bool) {
+	if cap(*scratch) < len(b) {
+		*scratch = make([]byte, len(b))
+	}
+	out := (*scratch)[:len(b)]
 	var high byte
 	for i, c := range b {
 		high |= c
@@ -176,6 +214,9 @@ func nativeSearch(ctx context.Context, rootDir string, q query) (*results, error
 	}
 	res := newResults(q.Before > 0 || q.After > 0)
 	var mu sync.Mutex
+	// Per-file buffers are reused: reading 100k files into fresh memory
+	// costs more in GC and page faults than the search itself.
+	buffers := sync.Pool{New: func() any { return new(fileBuffers) }}
 	err = walk.Walk(ctx, rootDir, q.Paths, opts, func(e walk.Entry) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -183,7 +224,9 @@ func nativeSearch(ctx context.Context, rootDir string, q query) (*results, error
 		if len(q.TypeGlobs) > 0 && !matchesAny(q.TypeGlobs, path.Base(e.Rel)) {
 			return nil
 		}
-		lines := searchFile(e.Abs, m, q.Before, q.After)
+		bufs := buffers.Get().(*fileBuffers)
+		lines := searchFile(e.Abs, m, q.Before, q.After, bufs)
+		buffers.Put(bufs)
 		if len(lines) == 0 {
 			return nil
 		}
@@ -201,14 +244,51 @@ func nativeSearch(ctx context.Context, rootDir string, q query) (*results, error
 	return res, nil
 }
 
+// fileBuffers are one worker's reusable memory.
+type fileBuffers struct{ data, lower []byte }
+
+// readFile reads abs into buf's memory.
+func readFile(abs string, buf *[]byte) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	want := int(fi.Size()) + 1 // +1 to see EOF in one read
+	if cap(*buf) < want {
+		*buf = make([]byte, want)
+	}
+	b := (*buf)[:cap(*buf)]
+	n := 0
+	for {
+		k, err := f.Read(b[n:])
+		n += k
+		if err == io.EOF {
+			return b[:n], nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == len(b) { // the file grew while we read it
+			b = append(b, 0)[:n]
+			b = b[:cap(b)]
+			*buf = b
+		}
+	}
+}
+
 // searchFile returns the output lines (matches and context) of one file;
 // binary and unreadable files have none, as with rg.
-func searchFile(abs string, m *lineMatcher, before, after int) []outLine {
-	data, err := os.ReadFile(abs)
+func searchFile(abs string, m *lineMatcher, before, after int, bufs *fileBuffers) []outLine {
+	data, err := readFile(abs, &bufs.data)
 	if err != nil || bytes.IndexByte(data, 0) >= 0 {
 		return nil
 	}
-	spans := m.matchLines(data)
+	spans := m.matchLines(data, &bufs.lower)
 	if len(spans) == 0 {
 		return nil
 	}

@@ -1,0 +1,122 @@
+package search
+
+import (
+	"reflect"
+	"regexp/syntax"
+	"strings"
+	"testing"
+)
+
+func TestRequiredLiterals(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		pattern string
+		fold    bool
+		want    []string
+	}{
+		{`HandleRequest`, false, []string{"HandleRequest"}},
+		{`func\s+\w+Handler\(`, false, []string{"Handler("}},
+		{`(foo|barbaz)+x`, false, []string{"foo", "barbaz"}},
+		{`(?i)Error:`, false, []string{"error:"}},
+		{`Error`, true, []string{"error"}},
+		{`a?b*`, false, nil},                 // nothing required
+		{`[A-Z][a-z]+[0-9]{2,}`, false, nil}, // classes only
+		{`(x|.)yz`, false, []string{"yz"}},   // alternation without a literal in every branch is skipped
+		{`(?i)café`, false, nil},             // non-ASCII under case folding: no prefilter
+		{`(a|b|c|d|e|f|g|h|i)`, false, nil},  // too many alternatives
+	}
+	for _, tc := range cases {
+		t.Run(tc.pattern, func(t *testing.T) {
+			t.Parallel()
+			flags := syntax.Perl
+			if tc.fold {
+				flags |= syntax.FoldCase
+			}
+			re, err := syntax.Parse(tc.pattern, flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := requiredLiterals(re.Simplify())
+			if !reflect.DeepEqual(got.lits, tc.want) {
+				t.Errorf("got %q (fold %v), want %q", got.lits, got.fold, tc.want)
+			}
+		})
+	}
+}
+
+func TestRequiredBytes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		pattern string
+		want    string // the set's bytes in order; "" means no set
+	}{
+		{`[A-Z][a-z]+[0-9]{3}`, "0123456789"}, // the smallest required class
+		{`(?i)[x-z]+\d`, "XYZxyz"},
+		{`(?i)q.`, "Qq"},
+		{`(a|[bc])\s`, "abc"},
+		{`.*`, ""},
+		{`a*b?`, ""},
+		{`[^a]`, ""}, // too many bytes to be worth it
+	}
+	for _, tc := range cases {
+		t.Run(tc.pattern, func(t *testing.T) {
+			t.Parallel()
+			re, err := syntax.Parse(tc.pattern, syntax.Perl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := requiredBytes(re.Simplify())
+			var got strings.Builder
+			if s != nil {
+				for b, ok := range s {
+					if ok {
+						got.WriteByte(byte(b))
+					}
+				}
+			}
+			if got.String() != tc.want {
+				t.Errorf("got %q, want %q", got.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestPrefilterAgreesWithEveryLine checks that each prefilter finds exactly
+// the lines the plain per-line regexp finds.
+func TestPrefilterAgreesWithEveryLine(t *testing.T) {
+	t.Parallel()
+	text := []byte(strings.Join([]string{
+		"func ServeHTTP(w Writer) {", "\tHandler(x)", "ServeHandler(x)", "handler(y)", "HANDLER(z)", "Ab123c and Xy9999z",
+		"no digits here", "café Straße KELVIN \u212a", "tail without newline Handler(",
+	}, "\n"))
+	for _, tc := range []struct {
+		pattern      string
+		fixed, case_ bool
+	}{
+		{"Handler(", true, true},
+		{"handler(", true, false},
+		{`\w+Handler\(`, false, true},
+		{`(?i)handler\(`, false, true},
+		{`[A-Z][a-z]+[0-9]{3,}[a-z]`, false, true},
+		{`k`, false, false}, // Kelvin sign folds to k: the ASCII prefilter must step aside
+		{`^\s*[A-Z]`, false, true},
+		{`z$`, false, true},
+	} {
+		t.Run(tc.pattern, func(t *testing.T) {
+			t.Parallel()
+			m, err := compileMatcher(tc.pattern, tc.fixed, tc.case_)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var scratch []byte
+			got := m.matchLines(text, &scratch)
+			want := m.everyLine(text)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("prefiltered %v, every line %v", got, want)
+			}
+			if len(want) == 0 {
+				t.Errorf("case matches nothing: it tests nothing")
+			}
+		})
+	}
+}
