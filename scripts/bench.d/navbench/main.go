@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/reach-agent/reach/tools"
@@ -23,7 +24,7 @@ const usage = `usage:
   navbench files DIR               list DIR's files with the walker (hidden included), one per line
   navbench genpaths N SEED         print N synthetic paths built from the words of the paths in SEED
   navbench genqueries LIST PER     print PER queries of each kind as kind<TAB>query<TAB>target
-  navbench rank LIST QUERIES       rank each query over LIST; print kind<TAB>target<TAB>top1<TAB>micros
+  navbench rank LIST QUERIES RUNS  rank each query over LIST RUNS times; print kind<TAB>target<TAB>top1<TAB>median micros
 `
 
 func main() {
@@ -54,8 +55,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = genPaths(args[1], args[2], stdout)
 	case args[0] == "genqueries" && len(args) == 3:
 		err = genQueries(args[1], args[2], stdout)
-	case args[0] == "rank" && len(args) == 3:
-		err = rank(ctx, args[1], args[2], stdout)
+	case args[0] == "rank" && len(args) == 4:
+		var runs int
+		if runs, err = strconv.Atoi(args[3]); err == nil && runs > 0 {
+			err = rank(ctx, args[1], args[2], runs, stdout)
+		} else {
+			err = fmt.Errorf("RUNS must be a positive number, got %q", args[3])
+		}
 	default:
 		fmt.Fprint(stderr, usage)
 		return 2

@@ -5,15 +5,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/reach-agent/reach/tools/findfile"
 )
 
-// rank times findfile.Rank (default threshold 60) per query over the list
-// and reports its top result.
-func rank(ctx context.Context, list, queries string, stdout io.Writer) error {
+// rank times findfile.Rank (default threshold 60) per query over the list,
+// runs times each, and reports its top result and the median time: on a
+// shared machine one run can be preempted.
+func rank(ctx context.Context, list, queries string, runs int, stdout io.Writer) error {
 	paths, err := readLines(list)
 	if err != nil {
 		return err
@@ -28,9 +30,15 @@ func rank(ctx context.Context, list, queries string, stdout io.Writer) error {
 		if len(f) != 3 {
 			return fmt.Errorf("bad query line %q", line)
 		}
-		start := time.Now()
-		ms := findfile.Rank(ctx, paths, f[1], 60, 10)
-		took := time.Since(start)
+		var ms []findfile.Match
+		times := make([]time.Duration, runs)
+		for i := range times {
+			start := time.Now()
+			ms = findfile.Rank(ctx, paths, f[1], 60, 10)
+			times[i] = time.Since(start)
+		}
+		slices.Sort(times)
+		took := times[len(times)/2]
 		top := ""
 		if len(ms) > 0 {
 			top = ms[0].Path
