@@ -26,6 +26,10 @@ const (
 	MaxFileBytes = 10 << 20 // larger files are refused with a hint to search
 	MaxLineBytes = 2000     // a longer line is cut and says by how much
 	sniffBytes   = 8000     // a NUL byte in this prefix marks a binary file, as git does
+	// outputBudget keeps a window under the executor's 64 KiB cut: the tool
+	// stops early and names the offset to continue from, rather than losing
+	// the middle of the window to head-and-tail truncation.
+	outputBudget = tools.MaxOutputBytes - 1024
 )
 
 // Options configures the tool; the zero value uses the defaults above.
@@ -144,7 +148,11 @@ func number(data []byte, offset, limit int) string {
 		if line >= offset {
 			text := data[pos:end]
 			text = bytes.TrimSuffix(text, []byte{'\r'})
-			fmt.Fprintf(&b, "%*d\t%s\n", width, line, clip(text))
+			row := fmt.Sprintf("%*d\t%s\n", width, line, clip(text))
+			if b.Len()+len(row) > outputBudget && line > offset {
+				break
+			}
+			b.WriteString(row)
 		}
 		line++
 		pos = end + 1

@@ -27,8 +27,9 @@ func TestReadFile(t *testing.T) {
 		"bin.png":    "\x89PNG\r\n\x1a\n\x00\x00\x00",
 		"latin1.txt": "caf\xe9\n",
 		"long.txt":   strings.Repeat("é", 1500) + "\n",
-		"big.log":    strings.Repeat("x", 50000) + "\n",
+		"big.log":    strings.Repeat("x", 130000) + "\n",
 		"sub/x.go":   "package sub\n",
+		"wide.txt":   strings.Repeat(strings.Repeat("w", 99)+"\n", 1000),
 	}
 	for p, c := range files {
 		abs := filepath.Join(dir, filepath.FromSlash(p))
@@ -50,7 +51,7 @@ func TestReadFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool := Tool(root, Options{MaxFileBytes: 40000})
+	tool := Tool(root, Options{MaxFileBytes: 120000})
 	cases := []struct {
 		name, args string
 		ok         bool
@@ -65,6 +66,8 @@ func TestReadFile(t *testing.T) {
 		{"offset and limit", `{"filepath":"many.txt","offset":10,"limit":2}`, true,
 			[]string{"10\tline 10\n11\tline 11\n[2489 more lines; call read_file_tool with offset=12 to continue]"}, []string{"line 9\n", "line 12\n"}},
 		{"last window has no note", `{"filepath":"many.txt","offset":2499}`, true, []string{"2499\tline 2499\n2500\tline 2500\n"}, []string{"more lines"}},
+		{"window cut to fit the output limit, with the offset to continue", `{"filepath":"wide.txt"}`, true,
+			[]string{"  1\t" + strings.Repeat("w", 99), "more lines; call read_file_tool with offset="}, []string{"truncated"}},
 		{"offset past the end", `{"filepath":"a.txt","offset":9}`, true, []string{"the file has 3 lines", "between 1 and 3"}, nil},
 		{"empty file", `{"filepath":"empty.txt"}`, true, []string{"(empty file)"}, nil},
 		{"non-UTF-8 text is read", `{"filepath":"latin1.txt"}`, true, []string{"1\tcaf"}, nil},
@@ -72,7 +75,7 @@ func TestReadFile(t *testing.T) {
 		{"missing file, RA.Aid message", `{"filepath":"nope.txt"}`, false, []string{"File not found: nope.txt"}, nil},
 		{"directory", `{"filepath":"sub"}`, false, []string{"sub is a directory", "list_directory_tree"}, nil},
 		{"binary refused, RA.Aid message", `{"filepath":"bin.png"}`, false, []string{"read_file failed because we cannot read binary files"}, nil},
-		{"too large refused with a hint", `{"filepath":"big.log"}`, false, []string{"too large to read (48.8 KiB, the limit is 39.1 KiB)", "ripgrep_search"}, nil},
+		{"too large refused with a hint", `{"filepath":"big.log"}`, false, []string{"too large to read (127.0 KiB, the limit is 117.2 KiB)", "ripgrep_search"}, nil},
 		{"outside the root", `{"filepath":"../x"}`, false, []string{"outside the project root"}, nil},
 		{"symlink out of the root", `{"filepath":"escape"}`, false, []string{"outside the project root"}, nil},
 		{"zero offset", `{"filepath":"a.txt","offset":0}`, false, []string{"offset must be 1 or more"}, nil},
