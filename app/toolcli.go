@@ -11,6 +11,7 @@ import (
 	"github.com/reach-agent/reach/config"
 	"github.com/reach-agent/reach/events"
 	"github.com/reach-agent/reach/iostreams"
+	"github.com/reach-agent/reach/output"
 	"github.com/reach-agent/reach/tools"
 	"github.com/reach-agent/reach/workspace"
 )
@@ -28,6 +29,11 @@ func ListTools(io *iostreams.IOStreams, cfg *config.Config, dir string) error {
 	if err != nil {
 		return err
 	}
+	ground, err := tb.Ground(context.Background(), cfg, &output.Plain{Out: io.ErrOut, Progress: io.ErrOut})
+	if err != nil {
+		return err
+	}
+	defer ground.Close()
 	w := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tBACKEND\tSIDE EFFECT\tSUMMARY")
 	for _, s := range tb.Registry.Specs() {
@@ -68,6 +74,12 @@ func CallTool(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, 
 		fmt.Fprintf(io.ErrOut, "reach: %v\n", err)
 		return ExitFailed
 	}
+	ground, err := tb.Ground(ctx, cfg, &output.Plain{Out: io.ErrOut, Progress: io.ErrOut})
+	if err != nil {
+		fmt.Fprintf(io.ErrOut, "reach: %v\n", err)
+		return ExitUsage
+	}
+	defer ground.Close()
 	if _, ok := tb.Registry.Lookup(name); !ok {
 		fmt.Fprintf(io.ErrOut, "reach: unknown tool %q; see reach tools list\n", name)
 		return ExitUsage

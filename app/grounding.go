@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/reach-agent/reach/approval"
+	"github.com/reach-agent/reach/config"
+	"github.com/reach-agent/reach/events"
+	"github.com/reach-agent/reach/iostreams"
+	"github.com/reach-agent/reach/mcp"
+	"github.com/reach-agent/reach/tools/custom"
+	"github.com/reach-agent/reach/version"
+	"github.com/reach-agent/reach/workspace"
+)
+
+// Grounding is the external reach of a run: the MCP servers it started.
+// Close it when the run ends.
+type Grounding struct {
+	mcp *mcp.Manager
+}
+
+// Close stops the MCP servers. A nil Grounding is fine.
+func (g *Grounding) Close() error {
+	if g == nil || g.mcp == nil {
+		return nil
+	}
+	return g.mcp.Close()
+}
+
+// Ground registers the custom tools of --custom-tools and the tools of the
+// MCP servers of --mcp-config (or .reach/mcp.json). A server that cannot
+// start is reported on sink and skipped; a broken configuration file is
+// an error, since the user asked for it by name.
+func (tb *Toolbox) Ground(ctx context.Context, cfg *config.Config, sink events.Sink) (*Grounding, error) {
+	if sink == nil {
+		sink = events.Discard{}
+	}
+	if cfg.CustomTools != "" {
+		m, err := custom.Load(cfg.CustomTools)
+		if err != nil {
+			return nil, &config.UsageError{Msg: fmt.Sprintf("--custom-tools: %v", err)}
+		}
+		ts, err := m.Build(tb.Root.Dir())
+		if err == nil {
+			err = tb.Registry.Register(ts...)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("register custom tools: %w", err)
+		}
+	}
+	g := &Grounding{}
+	if cfg.MCPConfig == "" {
+		return g, nil
+	}
+	mc, err := mcp.LoadConfig(cfg.MCPConfig)
+	if err != nil {
+		return nil, &config.UsageError{Msg: fmt.Sprintf("--mcp-config: %v", err)}
+	}
+	g.mcp = mcp.NewManager(mc, mcp.Options{
+		Dir:     tb.Root.Dir(),
+		Version: version.String(),
+		Report: func(server string, err error) {
+			sink.Emit(events.Notice{Level: "warn", Text: fmt.Sprintf("%v (its tools are skipped)", err)})
+		},
+	})
+	ts, _ := g.mcp.Tools(ctx) // failures were reported; the rest is usable
+	var errs []error
+	for _, t := range ts {
+		if err := tb.Registry.Register(t); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		sink.Emit(events.Notice{Level: "warn", Text: fmt.Sprintf("some MCP tools were skipped: %v", errors.Join(errs...))})
+	}
+	return g, nil
+}
+
+// ServeMCP serves reach's own tools over MCP on the streams of io until
+// the client disconnects. Calls pass the same executor, approval policy
+// and checkpoints as an agent run; with no terminal to ask, commands that
+// need approval are refused unless --cowboy-mode.
+func ServeMCP(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, dir string) error {
+	root, err := workspace.New(dir)
+	if err != nil {
+		return err
+	}
+	gate := approval.NewGate(nil, events.Discard{}, approval.Options{Cowboy: cfg.Cowboy})
+	tb, err := NewToolbox(root, gate)
+	if err == nil {
+		err = tb.Integrate(cfg)
+	}
+	if err != nil {
+		return err
+	}
+	return mcp.Serve(ctx, io.In, io.Out, tb.Registry.Select(mcp.Served), tb.Executor, version.String())
+}
