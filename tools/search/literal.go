@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
@@ -225,4 +226,45 @@ func upperByte(b byte) byte {
 		return b - ('a' - 'A')
 	}
 	return b
+}
+
+// commonBytes lists bytes from most to least frequent in typical source
+// text; bytes not listed are taken to be rarer still.
+const commonBytes = " \te\nt(a)os,irn.l\"cd_u=p:mf;/h*g{}-b0y[]1vk2w'x>q<$z#j@!"
+
+// rarestByte returns the index in lit of its least frequent byte: the one
+// bytes.IndexByte should look for, so that few false candidates are checked.
+func rarestByte(lit []byte) int {
+	best, bestRank := 0, -1
+	for i, c := range lit {
+		rank := strings.IndexByte(commonBytes, c)
+		if rank < 0 {
+			rank = len(commonBytes)
+		}
+		if rank > bestRank {
+			best, bestRank = i, rank
+		}
+	}
+	return best
+}
+
+// indexRare is bytes.Index(hay, lit) that scans for lit's rarest byte
+// (at offset rare in lit) instead of its first one.
+func indexRare(hay, lit []byte, rare int) int {
+	c := lit[rare]
+	for pos := rare; pos < len(hay); {
+		i := bytes.IndexByte(hay[pos:], c)
+		if i < 0 {
+			return -1
+		}
+		start := pos + i - rare
+		if start+len(lit) > len(hay) {
+			return -1
+		}
+		if bytes.Equal(hay[start:start+len(lit)], lit) {
+			return start
+		}
+		pos += i + 1
+	}
+	return -1
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"reflect"
 	"regexp/syntax"
 	"strings"
@@ -118,5 +119,40 @@ func TestPrefilterAgreesWithEveryLine(t *testing.T) {
 				t.Errorf("case matches nothing: it tests nothing")
 			}
 		})
+	}
+}
+
+func TestLowerASCII(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in, want string
+		ascii    bool
+	}{
+		{"", "", true},
+		{"Hello, WORLD! @[`{ AZaz09", "hello, world! @[`{ azaz09", true},
+		{"ABCDEFGHIJKLMNOPQRSTUVWXYZ-abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz-abcdefghijklmnopqrstuvwxyz", true},
+		{"Caf\u00e9 CAF\u00c9 and more text", "caf\u00e9 caf\u00c9 and more text", false},
+		{"12345678\xff", "12345678\xff", false},
+	}
+	var scratch []byte
+	for _, tc := range cases {
+		got, ascii := lowerASCII([]byte(tc.in), &scratch)
+		if string(got) != tc.want || ascii != tc.ascii {
+			t.Errorf("lowerASCII(%q) = %q, %v; want %q, %v", tc.in, got, ascii, tc.want, tc.ascii)
+		}
+	}
+}
+
+func TestIndexRare(t *testing.T) {
+	t.Parallel()
+	hay := []byte("context.Context ctx; contexts; xcontext")
+	for _, lit := range []string{"context", "Context", "ctx;", "xcontext", "texts", "nope", "c", "tx"} {
+		l := []byte(lit)
+		if got, want := indexRare(hay, l, rarestByte(l)), bytes.Index(hay, l); got != want {
+			t.Errorf("indexRare(%q) = %d, want %d", lit, got, want)
+		}
+	}
+	if r := rarestByte([]byte("context")); r != 5 { // the x
+		t.Errorf("rarest byte of context at %d, want 5", r)
 	}
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,7 @@ type lineMatcher struct {
 	re    *regexp.Regexp
 	req   requirement
 	lits  [][]byte // req.lits as bytes
+	rare  []int    // index of each literal's rarest byte
 	set   *byteSet // without a literal: bytes one of which a match holds
 	exact bool     // the pattern is req.lits[0] itself: no regexp to run
 }
@@ -59,6 +61,7 @@ func compileMatcher(pattern string, fixed, caseSensitive bool) (*lineMatcher, er
 	m := &lineMatcher{re: re, req: requiredLiterals(simple)}
 	for _, l := range m.req.lits {
 		m.lits = append(m.lits, []byte(l))
+		m.rare = append(m.rare, rarestByte([]byte(l)))
 	}
 	if len(m.lits) == 0 {
 		m.set = requiredBytes(simple)
@@ -99,7 +102,7 @@ func (m *lineMatcher) matchLines(data []byte, scratch *[]byte) []lineSpan {
 		at := -1
 		for k, lit := range m.lits {
 			if next[k] != -1 && next[k] < pos {
-				j := bytes.Index(hay[pos:], lit)
+				j := indexRare(hay[pos:], lit, m.rare[k])
 				if j >= 0 {
 					j += pos
 				}
@@ -183,21 +186,33 @@ func trimCR(b []byte) []byte {
 }
 
 // lowerASCII returns an ASCII-lower-cased copy of b, in scratch's memory,
-// and whether b is all ASCII.
+// and whether b is all ASCII. It works eight bytes at a time.
 func lowerASCII(b []byte, scratch *[]byte) ([]byte, bool) {
 	if cap(*scratch) < len(b) {
 		*scratch = make([]byte, len(b))
 	}
 	out := (*scratch)[:len(b)]
-	var high byte
-	for i, c := range b {
-		high |= c
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var high uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		high |= w
+		low7 := w &^ highs
+		// The high bit of each byte of upper is set where the byte is A-Z.
+		upper := (low7 + (0x80-'A')*ones) &^ (low7 + (0x80-'Z'-1)*ones) &^ w & highs
+		binary.LittleEndian.PutUint64(out[i:], w|upper>>2)
+	}
+	var tail byte
+	for ; i < len(b); i++ {
+		c := b[i]
+		tail |= c
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
 		out[i] = c
 	}
-	return out, high < utf8.RuneSelf
+	return out, high&highs == 0 && tail < utf8.RuneSelf
 }
 
 // nativeSearch walks the tree in parallel and searches each file.
