@@ -10,6 +10,8 @@ import (
 	"github.com/reach-agent/reach/events"
 	"github.com/reach-agent/reach/iostreams"
 	"github.com/reach-agent/reach/mcp"
+	"github.com/reach-agent/reach/output"
+	"github.com/reach-agent/reach/tools"
 	"github.com/reach-agent/reach/tools/custom"
 	"github.com/reach-agent/reach/version"
 	"github.com/reach-agent/reach/workspace"
@@ -96,4 +98,26 @@ func ServeMCP(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, 
 		return err
 	}
 	return mcp.Serve(ctx, io.In, io.Out, tb.Registry.Select(mcp.Served), tb.Executor, version.String())
+}
+
+// AllToolSpecs registers every tool a run would have (built-in,
+// integrations, custom, MCP) and returns their specs; call the returned
+// function to stop the MCP servers.
+func AllToolSpecs(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, dir string) ([]tools.Spec, func(), error) {
+	root, err := workspace.New(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	tb, err := NewToolbox(root, nil)
+	if err == nil {
+		err = tb.Integrate(cfg)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	ground, err := tb.Ground(ctx, cfg, &output.Plain{Out: io.ErrOut, Progress: io.ErrOut})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tb.Registry.Specs(), func() { ground.Close() }, nil
 }

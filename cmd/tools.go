@@ -40,5 +40,7 @@ func newToolsCmd(f *Factory, g *global, code *int) *cobra.Command {
 			return nil
 		},
 	})
+	tools.AddCommand(newToolsSearchCmd(f, g))
+	tools.AddCommand(newToolsEvalCmd(f))
 	return tools
 }

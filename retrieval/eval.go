@@ -164,3 +164,8 @@ func ParamWords(schema json.RawMessage) []string {
 	sort.Strings(out)
 	return out
 }
+
+// SpecDoc is the document of a registered tool.
+func SpecDoc(name, summary string, params json.RawMessage) Doc {
+	return Doc{Name: name, Summary: summary, Params: ParamWords(params)}
+}
