@@ -128,20 +128,29 @@ func repo(t *testing.T, git bool) *workspace.Root {
 func TestCandidates(t *testing.T) {
 	t.Parallel()
 	want := []string{"docs/handler.md", "main.go", "server/handler.go", "server/untracked.go"}
+	withHidden := []string{".gitignore", ".hidden/handler.go", "docs/handler.md", "main.go", "server/handler.go", "server/untracked.go"}
 	for _, tc := range []struct {
-		name string
-		git  bool
-		opts Options
-	}{{"git ls-files", true, Options{}}, {"walk outside git", false, Options{}}, {"walk forced", true, Options{NoGit: true}}} {
+		name   string
+		git    bool
+		opts   Options
+		hidden bool
+		want   []string
+	}{
+		{"git ls-files", true, Options{}, false, want},
+		{"walk outside git", false, Options{}, false, want},
+		{"walk forced", true, Options{NoGit: true}, false, want},
+		{"git with hidden", true, Options{}, true, withHidden},
+		{"walk with hidden", false, Options{}, true, withHidden},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			root := repo(t, tc.git)
-			got, err := Candidates(context.Background(), root.Dir(), tc.opts)
+			got, err := Candidates(context.Background(), root.Dir(), tc.opts, tc.hidden)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(sorted(got), want) {
-				t.Errorf("got %q want %q", got, want)
+			if !reflect.DeepEqual(sorted(got), tc.want) {
+				t.Errorf("got %q want %q", got, tc.want)
 			}
 		})
 	}
@@ -174,6 +183,7 @@ func TestTool(t *testing.T) {
 		{"blank term", `{"search_term":"   "}`, true, `[]`},
 		{"include paths", `{"search_term":"handler","include_paths":["docs"]}`, true, `[["docs/handler.md",100]]`},
 		{"exclude patterns", `{"search_term":"handler","exclude_patterns":["*.go"]}`, true, `[["docs/handler.md",100]]`},
+		{"hidden on request", `{"search_term":"handler.go","include_hidden":true,"include_paths":[".hidden"]}`, true, `[[".hidden/handler.go",100]]`},
 		{"nothing above threshold", `{"search_term":"qqqq"}`, true, `[]`},
 		{"threshold above 100, RA.Aid message", `{"search_term":"x","threshold":101}`, false, "Threshold must be between 0 and 100"},
 		{"negative threshold", `{"search_term":"x","threshold":-1}`, false, "Threshold must be between 0 and 100"},

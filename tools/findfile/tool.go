@@ -42,7 +42,8 @@ const schema = `{
     "threshold": {"type": "integer", "default": 60, "description": "Minimum score, 0-100 (100 = the term is the whole file name). Default 60."},
     "max_results": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10, "description": "Most results returned. Default 10."},
     "include_paths": {"type": "array", "items": {"type": "string"}, "description": "Only paths under these directories or matching these globs (e.g. \"src\", \"*.go\")."},
-    "exclude_patterns": {"type": "array", "items": {"type": "string"}, "description": "gitignore-style patterns to leave out (e.g. \"*_test.go\", \"testdata/\")."}
+    "exclude_patterns": {"type": "array", "items": {"type": "string"}, "description": "gitignore-style patterns to leave out (e.g. \"*_test.go\", \"testdata/\")."},
+    "include_hidden": {"type": "boolean", "default": false, "description": "Also rank files whose path has a component starting with a dot. Default false."}
   }
 }`
 
@@ -52,6 +53,7 @@ type args struct {
 	MaxResults      *int     `json:"max_results"`
 	IncludePaths    []string `json:"include_paths"`
 	ExcludePatterns []string `json:"exclude_patterns"`
+	IncludeHidden   bool     `json:"include_hidden"`
 }
 
 // Tool returns fuzzy_find_project_files working inside root.
@@ -95,7 +97,7 @@ func find(ctx context.Context, root *workspace.Root, opts Options, a args) tools
 	if strings.TrimSpace(a.SearchTerm) == "" {
 		return tools.OK("[]")
 	}
-	paths, err := Candidates(ctx, root.Dir(), opts)
+	paths, err := Candidates(ctx, root.Dir(), opts, a.IncludeHidden)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("cannot list the project's files: %v", err))
 	}
@@ -121,18 +123,19 @@ func encode(ms []Match) string {
 
 // Candidates lists the files a query ranks: git's tracked plus untracked
 // non-ignored files in a git work tree, else a .gitignore-aware walk.
-// Hidden files (any path component starting with ".") are left out.
-func Candidates(ctx context.Context, dir string, opts Options) ([]string, error) {
+// Hidden files (any path component starting with ".") are left out unless
+// hidden is true.
+func Candidates(ctx context.Context, dir string, opts Options, hidden bool) ([]string, error) {
 	if !opts.NoGit {
-		if paths, ok := gitFiles(ctx, dir, opts.GitPath); ok {
+		if paths, ok := gitFiles(ctx, dir, opts.GitPath, hidden); ok {
 			return paths, nil
 		}
 	}
-	return walk.Files(ctx, dir, walk.Options{})
+	return walk.Files(ctx, dir, walk.Options{Hidden: hidden})
 }
 
 // gitFiles runs git ls-files; false means "not a git work tree or no git".
-func gitFiles(ctx context.Context, dir, gitPath string) ([]string, bool) {
+func gitFiles(ctx context.Context, dir, gitPath string, hidden bool) ([]string, bool) {
 	if gitPath == "" {
 		p, err := exec.LookPath("git")
 		if err != nil {
@@ -150,7 +153,7 @@ func gitFiles(ctx context.Context, dir, gitPath string) ([]string, bool) {
 	var last string
 	for _, p := range bytes.Split(out, []byte{0}) {
 		s := string(p)
-		if s == "" || s == last || hidden(s) {
+		if s == "" || s == last || (!hidden && isHidden(s)) {
 			continue // ls-files repeats a path that is both cached and other
 		}
 		paths = append(paths, s)
@@ -159,7 +162,7 @@ func gitFiles(ctx context.Context, dir, gitPath string) ([]string, bool) {
 	return paths, true
 }
 
-func hidden(p string) bool {
+func isHidden(p string) bool {
 	return strings.HasPrefix(p, ".") || strings.Contains(p, "/.")
 }
 
