@@ -204,3 +204,19 @@ func TestSpec(t *testing.T) {
 		t.Errorf("schema: %v %v", err, s["additionalProperties"])
 	}
 }
+
+func TestNonUTF8FileName(t *testing.T) {
+	t.Parallel()
+	root := fixture(t, map[string]string{"bad\xffname.txt": "needle\n"})
+	for bname, opts := range backends(t) {
+		t.Run(bname, func(t *testing.T) {
+			res := call(t, root, opts, `{"pattern":"needle"}`)
+			if !res.Success || !strings.Contains(res.Output, "name.txt:1:needle") {
+				t.Errorf("%+v", res)
+			}
+			if _, err := json.Marshal(res); err != nil {
+				t.Errorf("result does not marshal: %v", err)
+			}
+		})
+	}
+}

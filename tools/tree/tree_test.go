@@ -140,3 +140,12 @@ func TestSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestNonUTF8NameIsQuoted(t *testing.T) {
+	t.Parallel()
+	root := fixture(t, map[string]string{"bad\xffname.txt": ""})
+	res := Tool(root, Options{}).Run(context.Background(), json.RawMessage(`{}`))
+	if !res.Success || !strings.Contains(res.Output, `"bad\xffname.txt"`) {
+		t.Errorf("%+v", res)
+	}
+}
