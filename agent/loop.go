@@ -39,6 +39,9 @@ type Loop struct {
 	// RecursionLimit is the number of model turns allowed per Run.
 	RecursionLimit int
 	Meter          *Meter
+	// Compact, when set, may shorten the history before each model turn
+	// (see Compactor).
+	Compact func(ctx context.Context, msgs []llm.Message) []llm.Message
 }
 
 // Outcome is what a finished conversation produced.
@@ -70,6 +73,9 @@ func (l *Loop) Run(ctx context.Context, phase string, msgs []llm.Message, offere
 		}
 		if err := ctx.Err(); err != nil {
 			return Outcome{Messages: msgs, Turns: turn - 1}, err
+		}
+		if l.Compact != nil {
+			msgs = l.Compact(ctx, msgs)
 		}
 		req := llm.Request{Model: l.Model, Messages: msgs, Tools: defs, Temperature: l.Temperature}
 		resp, err := l.Client.Complete(ctx, req, func(delta string) {
