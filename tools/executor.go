@@ -37,6 +37,9 @@ type Executor struct {
 	Gate     Gate
 	// DefaultTimeout applies when a spec declares none.
 	DefaultTimeout time.Duration
+	// Guard adds retries, a circuit breaker and a rate limit (guard.go);
+	// nil runs each call once.
+	Guard *Guard
 }
 
 // Execute runs call if it names a tool in offered. It never returns an
@@ -68,6 +71,11 @@ func (e *Executor) Execute(ctx context.Context, call Call, offered []string) Res
 			return Fail(d.Reason)
 		}
 	}
+	if e.Guard != nil {
+		if refused, ok := e.Guard.admit(t.Spec); !ok {
+			return refused
+		}
+	}
 	timeout := t.Spec.Timeout
 	if timeout <= 0 {
 		timeout = e.DefaultTimeout
@@ -78,7 +86,12 @@ func (e *Executor) Execute(ctx context.Context, call Call, offered []string) Res
 		runCtx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	res := runSafely(runCtx, t, args)
+	var res Result
+	if e.Guard != nil {
+		res = e.Guard.run(runCtx, t, args)
+	} else {
+		res = runSafely(runCtx, t, args)
+	}
 	if !res.Success && errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil && res.Error == "" {
 		res.Error = fmt.Sprintf("%s timed out after %s", call.Name, timeout)
 	}
