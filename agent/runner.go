@@ -38,6 +38,13 @@ type Runner struct {
 	Tester   *Tester // nil without --test-cmd
 	Sink     events.Sink
 	Now      func() time.Time
+
+	// Resume, when set, skips the steps an earlier run completed; Steps,
+	// when set, records each completed step (see resume.go).
+	Resume *Progress
+	Steps  StepRecorder
+	// WorkingMemory, when set, renders the memory a phase's prompt carries.
+	WorkingMemory func(ctx context.Context, phase string, c phases.Context) string
 }
 
 // Report is what a finished run produced.
@@ -57,9 +64,17 @@ func (r *Runner) Run(ctx context.Context, task string) (Report, error) {
 	}
 	var rep Report
 
-	research, err := r.phase(ctx, phases.Research, base, 0)
-	if err != nil {
-		return rep, err
+	resume := r.Resume
+	if resume == nil {
+		resume = &Progress{}
+	}
+	research := Outcome{Final: resume.ResearchSummary}
+	if !resume.ResearchDone {
+		var err error
+		if research, err = r.phase(ctx, phases.Research, base, 0); err != nil {
+			return rep, err
+		}
+		r.record("research", func(s StepRecorder) error { return s.ResearchDone(ctx, research.Final) })
 	}
 	rep.ResearchSummary = research.Final
 	rep.Summary = research.Final
@@ -70,11 +85,16 @@ func (r *Runner) Run(ctx context.Context, task string) (Report, error) {
 
 	base.ResearchSummary = research.Final
 	base.ResearchNotes = r.Memory.ResearchNotes()
-	planning, err := r.phase(ctx, phases.Planning, base, 0)
-	if err != nil {
-		return rep, err
+	var planning Outcome
+	plan := resume.Plan
+	if !resume.PlanDone {
+		r.record("the start of planning", func(s StepRecorder) error { return s.PlanStarting(ctx) })
+		var err error
+		if planning, err = r.phase(ctx, phases.Planning, base, 0); err != nil {
+			return rep, err
+		}
+		plan = r.Memory.Tasks()
 	}
-	plan := r.Memory.Tasks()
 	if len(plan) == 0 {
 		// No task recorded: the planner's reply is the single task.
 		spec := strings.TrimSpace(planning.Final)
@@ -82,6 +102,9 @@ func (r *Runner) Run(ctx context.Context, task string) (Report, error) {
 			spec = task
 		}
 		plan = []string{spec}
+	}
+	if !resume.PlanDone {
+		r.record("planning", func(s StepRecorder) error { return s.PlanDone(ctx, plan) })
 	}
 	rep.Plan = plan
 	rep.Summary = planning.Final
@@ -94,6 +117,9 @@ func (r *Runner) Run(ctx context.Context, task string) (Report, error) {
 	base.Plan = plan
 	rep.Status = "success"
 	for i, spec := range plan {
+		if i < resume.TasksDone {
+			continue
+		}
 		c := base
 		c.TaskIndex, c.TaskSpec = i+1, spec
 		if r.Tester != nil {
@@ -105,11 +131,15 @@ func (r *Runner) Run(ctx context.Context, task string) (Report, error) {
 		}
 		rep.Summary = out.Final
 		if r.Tester == nil {
+			r.record(fmt.Sprintf("task %d", i+1), func(s StepRecorder) error { return s.TaskDone(ctx, i+1) })
 			continue
 		}
 		passed, reason, err := r.testLoop(ctx, c, out)
 		if err != nil {
 			return rep, err
+		}
+		if passed || reason == "" {
+			r.record(fmt.Sprintf("task %d", i+1), func(s StepRecorder) error { return s.TaskDone(ctx, i+1) })
 		}
 		if !passed && reason != "" {
 			rep.Status = "failed"
@@ -123,6 +153,9 @@ func (r *Runner) Run(ctx context.Context, task string) (Report, error) {
 func (r *Runner) phase(ctx context.Context, name string, c phases.Context, taskCount int) (Outcome, error) {
 	offered := phases.Toolset(r.Registry, name, r.Phases)
 	c.ToolNames = tools.Names(offered)
+	if r.WorkingMemory != nil {
+		c.WorkingMemory = r.WorkingMemory(ctx, name, c)
+	}
 	ev := events.Phase{Name: name}
 	if name == phases.Implementation {
 		ev.TaskIndex, ev.TaskCount, ev.Task = c.TaskIndex, taskCount, c.TaskSpec

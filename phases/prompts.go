@@ -20,6 +20,10 @@ type Context struct {
 
 	ToolNames []string // offered tools, to mention optional ones only when present
 	TestCmd   string
+
+	// WorkingMemory is the session's key facts, snippets and related files
+	// and what was recalled from earlier sessions, rendered by memory.
+	WorkingMemory string
 }
 
 func (c Context) has(tool string) bool {
@@ -69,6 +73,9 @@ func SystemPrompt(phase string, c Context) string {
 	}
 	section(&b, "Project files", strings.TrimRight(c.Project.Listing, "\n"))
 	section(&b, "The user's task", c.Task)
+	if c.WorkingMemory != "" {
+		section(&b, "Working memory", c.WorkingMemory)
+	}
 	if phase == Planning || phase == Implementation {
 		if c.ResearchSummary != "" {
 			section(&b, "Research summary", c.ResearchSummary)
