@@ -24,6 +24,12 @@ type Task struct {
 	Cfg *config.Config
 	Dir string // the project root
 	Now func() time.Time
+
+	// Front-end overrides, set by the terminal UI (app/tui.go); nil keeps
+	// the output format's sink, the line prompter and plain steps.
+	Sink     events.Sink
+	Prompter approval.Prompter
+	Steps    *StepControl
 }
 
 // RunTask runs the configured task end to end and returns the exit code.
@@ -33,8 +39,14 @@ func RunTask(ctx context.Context, t Task) int {
 	if now == nil {
 		now = time.Now
 	}
+	if t.Sink == nil && useTUI(t) {
+		return runTUI(ctx, t)
+	}
 	start := now()
-	sink := newSink(t.IO, t.Cfg)
+	sink := t.Sink
+	if sink == nil {
+		sink = newSink(t.IO, t.Cfg)
+	}
 	if log, closer, err := openLog(t.Cfg.ProjectStateDir, t.Cfg.LogLevel); err == nil {
 		defer closer.Close()
 		sink = events.Tee(sink, logSink{log: log})
@@ -79,9 +91,9 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	if err != nil {
 		return agent.Report{}, err
 	}
-	interactive := t.IO.Interactive()
-	var prompter approval.Prompter
-	if interactive {
+	interactive := t.IO.Interactive() || t.Prompter != nil
+	prompter := t.Prompter
+	if interactive && prompter == nil {
 		prompter = approval.NewTerminalPrompter(t.IO.In, t.IO.ErrOut)
 	}
 	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive})
@@ -101,7 +113,7 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	if err != nil {
 		sink.Emit(events.Notice{Level: "warn", Text: err.Error()})
 	}
-	client := newClient(cfg.Endpoint)
+	client := t.Steps.Client(newClient(cfg.Endpoint))
 	model := cfg.Model
 	if info, ok := llm.LookupModel(model); ok {
 		meter.Price = func(u llm.Usage) float64 { return u.Cost(info) }
@@ -123,7 +135,7 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 		v := float32(*cfg.Temperature)
 		temp = &v
 	}
-	loop := &agent.Loop{Client: client, Exec: tb.Executor, Sink: sink, Model: model, Temperature: temp, RecursionLimit: cfg.RecursionLimit, Meter: meter}
+	loop := &agent.Loop{Client: client, Exec: t.Steps.Executor(tb.Executor), Sink: sink, Model: model, Temperature: temp, RecursionLimit: cfg.RecursionLimit, Meter: meter}
 	runner := &agent.Runner{
 		Loop: loop, Registry: tb.Registry, Memory: tb.Memory, Project: project, Sink: sink, Now: now,
 		Chain: chain(cfg), Phases: phases.Options{UseAider: cfg.UseAider},

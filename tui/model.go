@@ -34,7 +34,7 @@ const quitWindow = 2 * time.Second
 type Model struct {
 	hooks Hooks
 	now   func() time.Time
-	next  func() []events.Event // the events queued since the last wake
+	next  func() []any // events and prompts queued since the last wake
 
 	width, height int
 	dark, noColor bool
@@ -60,7 +60,7 @@ type Hooks struct {
 }
 
 // newModel returns a model of the given size.
-func newModel(h Hooks, now func() time.Time, next func() []events.Event, width, height int, noColor bool) *Model {
+func newModel(h Hooks, now func() time.Time, next func() []any, width, height int, noColor bool) *Model {
 	if now == nil {
 		now = time.Now
 	}
@@ -92,17 +92,21 @@ func (m *Model) tick() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case wakeMsg:
-		if m.next != nil {
-			for _, e := range m.next() {
-				m.apply(e)
+		if m.next == nil {
+			return m, nil
+		}
+		var cmds []tea.Cmd
+		for _, item := range m.next() {
+			switch item := item.(type) {
+			case events.Event:
+				m.apply(item)
+			case promptMsg:
+				cmds = append(cmds, m.openPrompt(item.p))
 			}
 		}
+		return m, tea.Batch(cmds...)
 	case promptMsg:
-		m.prompts = append(m.prompts, msg.p)
-		m.help = false
-		if msg.p.text() && len(m.prompts) == 1 {
-			return m, m.openInput()
-		}
+		return m, m.openPrompt(msg.p)
 	case promptGoneMsg:
 		m.dropPrompt(msg.p)
 	case finishedMsg:
@@ -147,6 +151,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	m.input.SetWidth(max(w-6, 10))
+}
+
+// openPrompt queues p; it shows once the prompts before it are answered.
+func (m *Model) openPrompt(p *prompt) tea.Cmd {
+	m.prompts = append(m.prompts, p)
+	m.help = false
+	m.conv.toBottom()
+	if p.text() && len(m.prompts) == 1 {
+		return m.openInput()
+	}
+	return nil
 }
 
 // current is the open prompt, if any.

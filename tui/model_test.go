@@ -25,14 +25,14 @@ var t0 = time.Date(2025, 5, 1, 12, 0, 0, 0, time.UTC)
 type harness struct {
 	t     *testing.T
 	m     *Model
-	queue []events.Event
+	queue []any
 	clock time.Time
 }
 
 func newHarness(t *testing.T, width, height int) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: t0.Add(75 * time.Second)}
-	h.m = newModel(Hooks{}, func() time.Time { return h.clock }, func() []events.Event {
+	h.m = newModel(Hooks{}, func() time.Time { return h.clock }, func() []any {
 		q := h.queue
 		h.queue = nil
 		return q
@@ -42,7 +42,9 @@ func newHarness(t *testing.T, width, height int) *harness {
 
 // feed applies events as one wake-up.
 func (h *harness) feed(evs ...events.Event) {
-	h.queue = append(h.queue, evs...)
+	for _, e := range evs {
+		h.queue = append(h.queue, e)
+	}
 	h.send(wakeMsg{})
 }
 

@@ -11,7 +11,7 @@ import (
 // they carry meaning without colour).
 type palette struct {
 	accent, muted, ok, bad, warn, add, del, hunk, text lipgloss.Style
-	panel, selected, promptBox, status, statusKey     lipgloss.Style
+	panel, selected, promptBox, status, statusKey      lipgloss.Style
 	bold                                               lipgloss.Style
 }
 

@@ -39,7 +39,7 @@ type UI struct {
 	model *Model
 
 	mu    sync.Mutex
-	queue []events.Event
+	queue []any         // events.Event and promptMsg, in order
 	wake  chan struct{} // one slot: a wake-up is pending
 	done  chan struct{} // closed when Run returns
 }
@@ -88,19 +88,23 @@ func (u *UI) Finish() {
 func (u *UI) Emit(e events.Event) {
 	u.mu.Lock()
 	if e != nil {
-		if d, ok := e.(events.TextDelta); ok && len(u.queue) > 0 {
-			if last, ok := u.queue[len(u.queue)-1].(events.TextDelta); ok && last.Phase == d.Phase {
-				last.Text += d.Text
-				u.queue[len(u.queue)-1] = last
-				u.mu.Unlock()
-				u.signal()
-				return
-			}
-		}
-		u.queue = append(u.queue, e)
+		u.push(e)
 	}
 	u.mu.Unlock()
 	u.signal()
+}
+
+// push queues an item; the lock is held. Consecutive text deltas of a
+// phase are merged into one.
+func (u *UI) push(e any) {
+	if d, ok := e.(events.TextDelta); ok && len(u.queue) > 0 {
+		if last, ok := u.queue[len(u.queue)-1].(events.TextDelta); ok && last.Phase == d.Phase {
+			last.Text += d.Text
+			u.queue[len(u.queue)-1] = last
+			return
+		}
+	}
+	u.queue = append(u.queue, e)
 }
 
 func (u *UI) signal() {
@@ -111,7 +115,7 @@ func (u *UI) signal() {
 }
 
 // drain hands the queued events to the model.
-func (u *UI) drain() []events.Event {
+func (u *UI) drain() []any {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	q := u.queue
@@ -159,25 +163,22 @@ func (u *UI) AskText(ctx context.Context, question string) (string, error) {
 }
 
 func (u *UI) ask(ctx context.Context, p *prompt) (string, error) {
-	u.Emit(nil) // let earlier events reach the screen first
 	select {
 	case <-u.done:
 		return "", ErrClosed
 	default:
 	}
-	sent := make(chan struct{})
-	go func() {
-		defer close(sent)
-		u.prog.Send(promptMsg{p})
-	}()
+	// The prompt goes through the event queue, after the events that led
+	// to it (the tool call being approved).
+	u.mu.Lock()
+	u.push(promptMsg{p})
+	u.mu.Unlock()
+	u.signal()
 	select {
 	case answer := <-p.reply:
 		return answer, nil
 	case <-ctx.Done():
-		go func() {
-			<-sent
-			u.prog.Send(promptGoneMsg{p})
-		}()
+		go u.prog.Send(promptGoneMsg{p})
 		return "", ctx.Err()
 	case <-u.done:
 		return "", ErrClosed
