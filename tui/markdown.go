@@ -75,7 +75,7 @@ func trimBlank(lines []string) []string {
 
 // textBlock is one assistant message. While it streams, the finished
 // paragraphs are rendered once and kept; only the unfinished tail is
-// re-rendered on a new frame.
+// re-rendered when more text arrives.
 type textBlock struct {
 	text      strings.Builder
 	streaming bool
@@ -91,7 +91,7 @@ type textBlock struct {
 	stableLines []string // text[:stable] rendered at width
 	tailLines   []string
 	tailDirty   bool
-	full        []string // the finished message rendered at width
+	view        []string // what lines returns; nil when it must be rebuilt
 }
 
 func (b *textBlock) append(s string) {
@@ -99,67 +99,70 @@ func (b *textBlock) append(s string) {
 	b.tailDirty = true
 }
 
-// finish replaces the streamed text by the complete message.
+// finish ends the stream. When the complete message differs from what was
+// streamed (or nothing was), it replaces it and is rendered afresh;
+// otherwise the streamed rendering is kept, so a long answer is not
+// rendered twice.
 func (b *textBlock) finish(text string) {
 	if text != "" && text != b.text.String() {
 		b.text.Reset()
 		b.text.WriteString(text)
+		b.reset()
 	}
 	b.streaming = false
-	b.full = nil
-	b.stableLines, b.tailLines = nil, nil
+	b.tailDirty = true
+	b.view = nil
+}
+
+// reset forgets every rendering.
+func (b *textBlock) reset() {
+	b.stableLines, b.tailLines, b.view = nil, nil, nil
+	b.stable, b.scanned, b.inFence, b.content = 0, 0, false, false
+	b.tailDirty = true
 }
 
 // lines returns the block rendered at width, rendering what changed.
 func (b *textBlock) lines(md *markdown, width int, pal palette) []string {
 	if b.width != width {
 		b.width = width
-		b.full, b.stableLines, b.tailLines = nil, nil, nil
-		b.stable, b.scanned, b.inFence, b.content = 0, 0, false, false
-		b.tailDirty = true
+		b.reset()
 	}
-	var out []string
-	if !b.streaming {
-		if b.full == nil {
-			b.full = md.render(b.text.String(), width)
-			if b.full == nil {
-				b.full = []string{}
-			}
+	changed := b.advance(md, width)
+	if b.tailDirty {
+		tail := b.text.String()[b.stable:]
+		if b.streaming && len(tail) > maxTailMarkdown {
+			b.tailLines = plainLines(tail, width)
+		} else {
+			b.tailLines = md.render(tail, width)
 		}
-		out = b.full
-	} else {
-		b.advance(md, width)
-		if b.tailDirty {
-			tail := b.text.String()[b.stable:]
-			if len(tail) > maxTailMarkdown {
-				b.tailLines = plainLines(tail, width)
-			} else {
-				b.tailLines = md.render(tail, width)
-			}
-			b.tailDirty = false
-		}
-		out = make([]string, 0, len(b.stableLines)+1+len(b.tailLines))
-		out = append(out, b.stableLines...)
+		b.tailDirty = false
+		changed = true
+	}
+	if changed || b.view == nil {
+		view := make([]string, 0, len(b.stableLines)+len(b.tailLines)+2)
+		view = append(view, b.stableLines...)
 		if len(b.stableLines) > 0 && len(b.tailLines) > 0 {
-			out = append(out, "")
+			view = append(view, "")
 		}
-		out = append(out, b.tailLines...)
+		view = append(view, b.tailLines...)
+		if b.note != "" {
+			view = append(view, "  "+pal.warn.Render(b.note))
+		}
+		b.view = view
 	}
-	if b.note != "" {
-		out = append(out[:len(out):len(out)], "  "+pal.warn.Render(b.note))
-	}
-	return out
+	return b.view
 }
 
 // advance moves the stable mark over paragraphs completed since the last
-// call and renders them. A paragraph ends at a blank line outside a code
-// fence.
-func (b *textBlock) advance(md *markdown, width int) {
+// call and renders them; it reports whether it did. A paragraph ends at a
+// blank line outside a code fence.
+func (b *textBlock) advance(md *markdown, width int) bool {
 	text := b.text.String()
+	moved := false
 	for {
 		nl := strings.IndexByte(text[b.scanned:], '\n')
 		if nl < 0 {
-			return
+			return moved
 		}
 		line := text[b.scanned : b.scanned+nl]
 		b.scanned += nl + 1
@@ -177,6 +180,7 @@ func (b *textBlock) advance(md *markdown, width int) {
 			b.stable = b.scanned
 			b.content = false
 			b.tailDirty = true
+			moved = true
 		case trimmed != "":
 			b.content = true
 		}
