@@ -42,6 +42,9 @@ type Loop struct {
 	// Compact, when set, may shorten the history before each model turn
 	// (see Compactor).
 	Compact func(ctx context.Context, msgs []llm.Message) []llm.Message
+	// Offer, when set, picks each turn's tools from the phase's tools
+	// (tool retrieval, see ToolOffer); nil offers them all.
+	Offer ToolOffer
 }
 
 // Outcome is what a finished conversation produced.
@@ -64,6 +67,7 @@ func (l *Loop) Run(ctx context.Context, phase string, msgs []llm.Message, offere
 		sink = events.Discard{}
 	}
 	var repeat repeatDetector
+	var lastUsed []string
 	for turn := 1; ; turn++ {
 		if l.RecursionLimit > 0 && turn > l.RecursionLimit {
 			return Outcome{Messages: msgs, Turns: turn - 1}, &LimitError{
@@ -76,6 +80,10 @@ func (l *Loop) Run(ctx context.Context, phase string, msgs []llm.Message, offere
 		}
 		if l.Compact != nil {
 			msgs = l.Compact(ctx, msgs)
+		}
+		if l.Offer != nil {
+			cur := l.Offer.Offer(ctx, OfferTurn{Phase: phase, Turn: turn, Messages: msgs, Tools: offered, LastUsed: lastUsed})
+			defs, names = toolDefs(cur), tools.Names(cur)
 		}
 		req := llm.Request{Model: l.Model, Messages: msgs, Tools: defs, Temperature: l.Temperature}
 		resp, err := l.Client.Complete(ctx, req, func(delta string) {
@@ -98,7 +106,9 @@ func (l *Loop) Run(ctx context.Context, phase string, msgs []llm.Message, offere
 		if len(reply.ToolCalls) == 0 {
 			return Outcome{Final: reply.Content, Messages: msgs, Turns: turn}, nil
 		}
+		lastUsed = nil
 		for i, tc := range reply.ToolCalls {
+			lastUsed = append(lastUsed, tc.Name)
 			if tc.ID == "" {
 				// Some servers omit ids; the tool message must still match.
 				tc.ID = fmt.Sprintf("call_%d_%d", turn, i)

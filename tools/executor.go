@@ -40,15 +40,40 @@ type Executor struct {
 	// Guard adds retries, a circuit breaker and a rate limit (guard.go);
 	// nil runs each call once.
 	Guard *Guard
+	// Audit, when set, is told about every call once it is over, refused
+	// or run (the audit log and the quality record listen here).
+	Audit func(ctx context.Context, rec CallRecord)
+}
+
+// CallRecord is what the executor knows about one finished call.
+type CallRecord struct {
+	Call     Call
+	Spec     Spec      // zero when the tool is unknown
+	Decision *Decision // the gate's verdict; nil when the gate was not asked
+	Ran      bool      // the handler ran; false when the call was refused first
+	Start    time.Time
+	Duration time.Duration // of the run, retries included; 0 when it did not run
+	Result   Result        // as the model gets it
 }
 
 // Execute runs call if it names a tool in offered. It never returns an
 // error: every failure becomes a Result the model can act on.
 func (e *Executor) Execute(ctx context.Context, call Call, offered []string) Result {
+	rec := CallRecord{Call: call, Start: time.Now()}
+	res := e.execute(ctx, call, offered, &rec)
+	if e.Audit != nil {
+		rec.Result = res
+		e.Audit(ctx, rec)
+	}
+	return res
+}
+
+func (e *Executor) execute(ctx context.Context, call Call, offered []string, rec *CallRecord) Result {
 	t, ok := e.Registry.Lookup(call.Name)
 	if !ok {
 		return Fail(fmt.Sprintf("unknown tool %q. Available tools: %s", call.Name, strings.Join(sorted(offered), ", ")))
 	}
+	rec.Spec = t.Spec
 	if !contains(offered, call.Name) {
 		return Fail(fmt.Sprintf("tool %q is not available in this phase. Available tools: %s", call.Name, strings.Join(sorted(offered), ", ")))
 	}
@@ -67,6 +92,7 @@ func (e *Executor) Execute(ctx context.Context, call Call, offered []string) Res
 			}
 			return Fail(fmt.Sprintf("approval failed: %v", err))
 		}
+		rec.Decision = &d
 		if !d.Allow {
 			return Fail(d.Reason)
 		}
@@ -87,11 +113,14 @@ func (e *Executor) Execute(ctx context.Context, call Call, offered []string) Res
 		defer cancel()
 	}
 	var res Result
+	rec.Ran = true
+	started := time.Now()
 	if e.Guard != nil {
 		res = e.Guard.run(runCtx, t, args)
 	} else {
 		res = runSafely(runCtx, t, args)
 	}
+	rec.Duration = time.Since(started)
 	if !res.Success && errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil && res.Error == "" {
 		res.Error = fmt.Sprintf("%s timed out after %s", call.Name, timeout)
 	}
