@@ -96,10 +96,17 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	if interactive && prompter == nil {
 		prompter = approval.NewTerminalPrompter(t.IO.In, t.IO.ErrOut)
 	}
-	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive})
+	safe, err := newSafety(ctx, cfg, root, sink) // policy, sandbox, checkpoints (app/safety.go)
+	if err != nil {
+		return agent.Report{}, err
+	}
+	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive, Policy: safe.policy})
 	tb, err := NewToolbox(root, gate)
 	if err == nil {
 		err = tb.Integrate(cfg)
+	}
+	if err == nil {
+		safe.attach(tb)
 	}
 	if err != nil {
 		return agent.Report{}, err

@@ -65,7 +65,12 @@ func CallTool(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, 
 	if interactive {
 		prompter = approval.NewTerminalPrompter(io.In, io.ErrOut)
 	}
-	gate := approval.NewGate(prompter, events.Discard{}, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive})
+	safe, err := newSafety(ctx, cfg, root, events.Discard{}) // policy, sandbox, checkpoints (app/safety.go)
+	if err != nil {
+		fmt.Fprintf(io.ErrOut, "reach: %v\n", err)
+		return ExitUsage
+	}
+	gate := approval.NewGate(prompter, events.Discard{}, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive, Policy: safe.policy})
 	tb, err := NewToolbox(root, gate)
 	if err == nil {
 		err = tb.Integrate(cfg)
@@ -74,6 +79,7 @@ func CallTool(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, 
 		fmt.Fprintf(io.ErrOut, "reach: %v\n", err)
 		return ExitFailed
 	}
+	safe.attach(tb)
 	ground, err := tb.Ground(ctx, cfg, &output.Plain{Out: io.ErrOut, Progress: io.ErrOut})
 	if err != nil {
 		fmt.Fprintf(io.ErrOut, "reach: %v\n", err)
