@@ -15,6 +15,7 @@ import (
 	"github.com/reach-agent/reach/llm"
 	"github.com/reach-agent/reach/output"
 	"github.com/reach-agent/reach/phases"
+	"github.com/reach-agent/reach/tools/human"
 	"github.com/reach-agent/reach/workspace"
 )
 
@@ -24,6 +25,11 @@ type Task struct {
 	Cfg *config.Config
 	Dir string // the project root
 	Now func() time.Time
+
+	// CommandLine is recorded with the session; ResumeID, when not 0,
+	// continues that session instead of starting one (app/session.go).
+	CommandLine string
+	ResumeID    int64
 
 	// Front-end overrides, set by the terminal UI (app/tui.go); nil keeps
 	// the output format's sink, the line prompter and plain steps.
@@ -51,8 +57,15 @@ func RunTask(ctx context.Context, t Task) int {
 		defer closer.Close()
 		sink = events.Tee(sink, logSink{log: log})
 	}
+	run, err := startSession(ctx, t, sink, now)
+	if run != nil {
+		sink = run.sink
+	}
 	meter := &agent.Meter{Sink: sink}
-	rep, err := runTask(ctx, t, sink, meter, now)
+	var rep agent.Report
+	if err == nil {
+		rep, err = runTask(ctx, t, sink, meter, now, run)
+	}
 	code := ExitCode(err)
 	if err == nil && rep.Status == "failed" {
 		code = ExitFailed
@@ -76,10 +89,11 @@ func RunTask(ctx context.Context, t Task) int {
 		res.Error = rep.FailedReason
 	}
 	sink.Emit(res)
+	run.finish(code, tot)
 	return code
 }
 
-func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, now func() time.Time) (agent.Report, error) {
+func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, now func() time.Time, run *sessionRun) (agent.Report, error) {
 	cfg := t.Cfg
 	if err := cfg.RequireTask(); err != nil {
 		return agent.Report{}, err
@@ -94,19 +108,12 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	interactive := t.IO.Interactive() || t.Prompter != nil
 	prompter := t.Prompter
 	if interactive && prompter == nil {
-		prompter = approval.NewTerminalPrompter(t.IO.In, t.IO.ErrOut)
+		prompter = human.NewConsole(t.IO.In, t.IO.ErrOut, true) // approvals, ask_human and chat share the terminal
 	}
-	safe, err := newSafety(ctx, cfg, root, sink) // policy, sandbox, checkpoints (app/safety.go)
-	if err != nil {
-		return agent.Report{}, err
-	}
-	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive, Policy: safe.policy})
-	tb, err := NewToolbox(root, gate)
+	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive})
+	tb, err := run.toolbox(root, gate, cfg, prompter, meter)
 	if err == nil {
 		err = tb.Integrate(cfg)
-	}
-	if err == nil {
-		safe.attach(tb)
 	}
 	if err != nil {
 		return agent.Report{}, err
@@ -147,11 +154,12 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 		Loop: loop, Registry: tb.Registry, Memory: tb.Memory, Project: project, Sink: sink, Now: now,
 		Chain: chain(cfg), Phases: phases.Options{UseAider: cfg.UseAider},
 	}
+	run.configure(runner, cfg, client, meter)
 	if cfg.TestCmd != "" {
 		runner.Tester = newTester(cfg, tb, gate, prompter)
 	}
-	sink.Emit(events.Init{Model: model, Provider: cfg.Provider, Task: cfg.Task(), Cwd: root.Dir(), Cowboy: cfg.Cowboy, Time: now()})
-	return runner.Run(ctx, cfg.Task())
+	sink.Emit(events.Init{SessionID: run.id(), Model: model, Provider: cfg.Provider, Task: cfg.Task(), Cwd: root.Dir(), Cowboy: cfg.Cowboy, Time: now()})
+	return run.drive(ctx, runner, t, prompter)
 }
 
 func chain(cfg *config.Config) agent.Chain {

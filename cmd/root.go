@@ -83,7 +83,7 @@ Exit codes: 0 done, 1 task failed, 2 usage or config error, 3 provider error,
 			if err != nil {
 				return err
 			}
-			*code = app.RunTask(cmd.Context(), app.Task{IO: f.IO, Cfg: cfg, Dir: dir})
+			*code = app.RunTask(cmd.Context(), app.Task{IO: f.IO, Cfg: cfg, Dir: dir, CommandLine: commandLine(cmd)})
 			return nil
 		},
 	}
@@ -95,7 +95,7 @@ Exit codes: 0 done, 1 task failed, 2 usage or config error, 3 provider error,
 		return &config.UsageError{Msg: err.Error() + " (see reach --help)"}
 	})
 	root.AddCommand(newVersionCmd(f), newToolsCmd(f, g, code))
-	root.AddCommand(newPolicyCmd(f, g, code), newCheckpointsCmd(f), newUndoCmd(f), newSandboxChildCmd())
+	root.AddCommand(newSessionsCmd(f, g), newResumeCmd(f, g, code))
 	root.AddCommand(newMCPCmd(f, g))
 	return root
 }

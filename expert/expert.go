@@ -32,7 +32,7 @@ const Brake = "**DO NOT OVERTHINK**\n**DO NOT OVERCOMPLICATE**"
 // Source is the session memory the question is assembled from;
 // *memory.Session implements it.
 type Source interface {
-	RelatedFiles() []string
+	RelatedFiles(ctx context.Context) []string
 	ResearchNotes() []string
 	KeySnippets() []memory.Snippet
 	KeyFacts() []memory.Fact
@@ -78,7 +78,7 @@ func (e *Expert) consume(n int) {
 // Question assembles the expert's question in SPEC §6 order: related
 // files, research notes, key snippets, key facts, additional context, the
 // question and the brake. Empty sections are left out.
-func (e *Expert) Question(question string, extra []string) string {
+func (e *Expert) Question(ctx context.Context, question string, extra []string) string {
 	var parts []string
 	add := func(title, body string) {
 		if strings.TrimSpace(body) != "" {
@@ -86,7 +86,7 @@ func (e *Expert) Question(question string, extra []string) string {
 		}
 	}
 	if e.Memory != nil {
-		add("Related Files", e.relatedContents())
+		add("Related Files", e.relatedContents(ctx))
 		add("Research Notes", bullets(e.Memory.ResearchNotes()))
 		var snips []string
 		for _, sn := range e.Memory.KeySnippets() {
@@ -106,10 +106,10 @@ func (e *Expert) Question(question string, extra []string) string {
 
 // relatedContents reads the related files, at most MaxFileLines lines in
 // all; a file that cannot be read is named with the reason.
-func (e *Expert) relatedContents() string {
+func (e *Expert) relatedContents(ctx context.Context) string {
 	var b strings.Builder
 	left := MaxFileLines
-	for _, rel := range e.Memory.RelatedFiles() {
+	for _, rel := range e.Memory.RelatedFiles(ctx) {
 		if left <= 0 {
 			fmt.Fprintf(&b, "[%s and later files left out: the %d-line limit was reached]\n", rel, MaxFileLines)
 			break
@@ -191,7 +191,7 @@ func (e *Expert) Ask(ctx context.Context, question string) (string, error) {
 		Temperature: &zero,
 		Messages: []llm.Message{
 			{Role: llm.System, Content: systemPrompt},
-			{Role: llm.User, Content: e.Question(question, extra)},
+			{Role: llm.User, Content: e.Question(ctx, question, extra)},
 		},
 	}
 	resp, err := e.Client.Complete(ctx, req, nil)

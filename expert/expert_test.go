@@ -95,7 +95,7 @@ func TestAskExpertAssemblesTheQuestionInOrder(t *testing.T) {
 	if got := e.pending(); len(got) != 0 {
 		t.Fatalf("context left after a successful answer: %v", got)
 	}
-	want := e.Question("x", nil)
+	want := e.Question(context.Background(), "x", nil)
 	if strings.Contains(want, "# Additional Context") {
 		t.Fatalf("empty sections must be left out:\n%s", want)
 	}
@@ -143,7 +143,7 @@ func TestRelatedFilesAreCapped(t *testing.T) {
 	mem.AddRelatedFiles(context.Background(), []string{"big.txt", "gone.txt", "small.txt", "late.txt"})
 	os.Remove(filepath.Join(dir, "gone.txt"))
 	e := &Expert{Root: root, Memory: mem}
-	q := e.Question("q", nil)
+	q := e.Question(context.Background(), "q", nil)
 	if n := strings.Count(q, "line\n") + strings.Count(q, "x\n"); n != MaxFileLines {
 		t.Fatalf("%d file lines in the question, want %d", n, MaxFileLines)
 	}

@@ -257,8 +257,9 @@ func (ss *Session) KeySnippets() []Snippet {
 	return append([]Snippet(nil), ss.snippets...)
 }
 
-// RelatedFiles returns the registered files in order.
-func (ss *Session) RelatedFiles() []string {
+// RelatedFiles returns the registered files (relative to the project
+// root) in order. ctx is unused: the files are held in memory.
+func (ss *Session) RelatedFiles(context.Context) []string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return append([]string(nil), ss.files...)

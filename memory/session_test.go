@@ -81,7 +81,7 @@ func TestSessionRecordsAndReloads(t *testing.T) {
 			if got := again.KeyFacts(); len(got) != 2 || got[1].Content != "tests: go test ./..." {
 				t.Errorf("facts %v", got)
 			}
-			if got := again.RelatedFiles(); strings.Join(got, ",") != "a.go,b.go" {
+			if got := again.RelatedFiles(ctx); strings.Join(got, ",") != "a.go,b.go" {
 				t.Errorf("files %v", got)
 			}
 			if got := again.KeySnippets(); len(got) != 1 || got[0].LineNumber != 4 {

@@ -116,10 +116,11 @@ func (s *Store) Reopen(ctx context.Context, id int64) error {
 	})
 }
 
-// Finish records how a session ended and what it used.
+// Finish records how a session ended and adds what this run of it used
+// (a resumed session adds up its runs).
 func (s *Store) Finish(ctx context.Context, id int64, status string, end time.Time, in, out int, cost float64) error {
 	return s.tx(ctx, fmt.Sprintf("finish session %d", id), func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET status = ?, ended_at = ?, input_tokens = ?, output_tokens = ?, cost_usd = ? WHERE id = ?`,
+		_, err := tx.ExecContext(ctx, `UPDATE sessions SET status = ?, ended_at = ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, cost_usd = cost_usd + ? WHERE id = ?`,
 			status, nowText(end), in, out, cost, id)
 		return err
 	})
@@ -211,19 +212,26 @@ func (s *Store) Get(ctx context.Context, id int64) (SessionInfo, error) {
 	if err != nil {
 		return si, fmt.Errorf("read session %d: %w", id, err)
 	}
+	si.Plan, err = s.plan(ctx, id)
+	return si, err
+}
+
+// plan reads the tasks of session id in order.
+func (s *Store) plan(ctx context.Context, id int64) ([]Task, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT position, spec, done FROM tasks WHERE session_id = ? ORDER BY position`, id)
 	if err != nil {
-		return si, fmt.Errorf("read plan of session %d: %w", id, err)
+		return nil, fmt.Errorf("read plan of session %d: %w", id, err)
 	}
 	defer rows.Close()
+	var plan []Task
 	for rows.Next() {
 		var t Task
 		if err := rows.Scan(&t.Position, &t.Spec, &t.Done); err != nil {
-			return si, fmt.Errorf("read plan of session %d: %w", id, err)
+			return nil, fmt.Errorf("read plan of session %d: %w", id, err)
 		}
-		si.Plan = append(si.Plan, t)
+		plan = append(plan, t)
 	}
-	return si, rows.Err()
+	return plan, rows.Err()
 }
 
 // Latest returns the id of the most recent session, or ErrNoSession.
@@ -257,5 +265,14 @@ func (s *Store) List(ctx context.Context, limit int) ([]SessionInfo, error) {
 		}
 		out = append(out, si)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	rows.Close()
+	for i := range out {
+		if out[i].Plan, err = s.plan(ctx, out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

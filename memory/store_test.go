@@ -214,7 +214,7 @@ func TestSessionsProgressAndList(t *testing.T) {
 	}
 	id2, _ := s.Begin(ctx, NewSession{Task: "second", Start: start})
 	list, err := s.List(ctx, 0)
-	if err != nil || len(list) != 2 || list[0].ID != id2 {
+	if err != nil || len(list) != 2 || list[0].ID != id2 || list[1].TasksDone() != 1 || len(list[1].Plan) != 2 {
 		t.Fatalf("list: %+v %v", list, err)
 	}
 	if latest, err := s.Latest(ctx); err != nil || latest != id2 {

@@ -20,7 +20,7 @@ const (
 // when there are too many) and the long-term memory of earlier sessions
 // recalled for query. It is empty when there is nothing to say.
 func (ss *Session) WorkingMemory(ctx context.Context, query string) (string, error) {
-	facts, snippets, files := ss.KeyFacts(), ss.KeySnippets(), ss.RelatedFiles()
+	facts, snippets, files := ss.KeyFacts(), ss.KeySnippets(), ss.RelatedFiles(ctx)
 	var b strings.Builder
 	if len(facts) > 0 {
 		docs := make([]Recalled, len(facts))

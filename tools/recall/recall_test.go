@@ -57,9 +57,9 @@ func TestMemoryTools(t *testing.T) {
 		{"snippet line 0", "emit_key_snippet", `{"filepath":"a.go","line_number":0,"snippet":"x"}`, false, "line_number",
 			func(m *memory.Session) bool { return len(m.KeySnippets()) == 0 }},
 		{"related", "emit_related_files", `{"files":["a.go","missing.go","sub","a.go"]}`, true, "Registered 1 related file(s): a.go. Skipped: missing.go does not exist; sub is a directory",
-			func(m *memory.Session) bool { return strings.Join(m.RelatedFiles(), ",") == "a.go" }},
+			func(m *memory.Session) bool { return strings.Join(m.RelatedFiles(context.Background()), ",") == "a.go" }},
 		{"related none", "emit_related_files", `{"files":["nope.go"]}`, false, "no file registered: nope.go does not exist",
-			func(m *memory.Session) bool { return len(m.RelatedFiles()) == 0 }},
+			func(m *memory.Session) bool { return len(m.RelatedFiles(context.Background())) == 0 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +71,7 @@ func TestMemoryTools(t *testing.T) {
 				t.Fatalf("got %+v, want success=%v and %q", res, tt.ok, tt.want)
 			}
 			if !tt.check(mem) {
-				t.Fatalf("memory after the call: facts %v snippets %v files %v", mem.KeyFacts(), mem.KeySnippets(), mem.RelatedFiles())
+				t.Fatalf("memory after the call: facts %v snippets %v files %v", mem.KeyFacts(), mem.KeySnippets(), mem.RelatedFiles(context.Background()))
 			}
 		})
 	}
