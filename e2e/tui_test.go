@@ -85,12 +85,12 @@ func (s *tmuxSession) keys(keys ...string) {
 	s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...)
 }
 
-// tuiScript asks to run a shell command in research (which needs approval
+// tuiScript asks to run a shell command that writes a file in research (which needs approval
 // without cowboy mode), then plans and makes one edit.
 func tuiScript() []llmtest.Turn {
 	chunked := func(t llmtest.Turn) llmtest.Turn { t.ChunkSize = 5; return t }
 	return []llmtest.Turn{
-		chunked(llmtest.Calls(llmtest.Call("r1", "run_shell_command", `{"command":"echo shell-said-hi"}`))),
+		chunked(llmtest.Calls(llmtest.Call("r1", "run_shell_command", `{"command":"echo shell-said-hi | tee said.txt"}`))),
 		chunked(llmtest.Reply("The greeting lives in **greet.go**.\n\n- `Greeting()` returns it")),
 		chunked(llmtest.Calls(llmtest.Call("p1", "request_task_implementation", `{"task_spec":"In greet.go change \"Hello world\" to \"Hello universe\"."}`))),
 		chunked(llmtest.Reply("One task.")),
@@ -101,12 +101,12 @@ func tuiScript() []llmtest.Turn {
 
 func TestTUIApprovalAndDiff(t *testing.T) {
 	t.Parallel()
-	dir := repo(t, map[string]string{"greet.go": greetGo})
+	dir := repo(t, map[string]string{"greet.go": greetGo, "say-hi.sh": "echo shell-said-hi\n"})
 	s := llmtest.NewServer(t, tuiScript()...)
 	tm := startTmux(t, dir, env(s), 100, 40, "-m", "change the greeting in greet.go to Hello universe")
 
 	screen := tm.waitFor("Execute this command?", 20*time.Second)
-	for _, want := range []string{"echo shell-said-hi", "[y] yes", "[n] no", "[c] cowboy"} {
+	for _, want := range []string{"bash say-hi.sh", "[y] yes", "[n] no", "[c] cowboy"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("approval prompt lacks %q:\n%s", want, screen)
 		}
