@@ -1,10 +1,14 @@
 package app
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"runtime"
 
-// SandboxProbe tells what the OS offers the shell sandbox. reach doctor
-// uses it; until the sandbox package offers its own probe, kernelProbe
-// asks the kernel directly.
+	"github.com/reach-agent/reach/sandbox"
+)
+
+// SandboxProbe tells reach doctor what the OS offers the shell sandbox.
 type SandboxProbe interface {
 	Probe(ctx context.Context) SandboxReport
 }
@@ -20,4 +24,28 @@ type SandboxReport struct {
 	// the network; Network says how, or why not.
 	NetworkIsolated bool
 	Network         string
+}
+
+// kernelProbe asks this machine's kernel through sandbox.Probe.
+type kernelProbe struct{}
+
+// Probe implements SandboxProbe.
+func (kernelProbe) Probe(context.Context) SandboxReport {
+	s := sandbox.Probe()
+	r := SandboxReport{LandlockABI: s.LandlockABI}
+	if s.LandlockABI == 0 {
+		r.LandlockDetail = "missing or disabled; on Linux ≥ 5.13 add landlock to the lsm= kernel parameter"
+		if runtime.GOOS != "linux" {
+			r.LandlockDetail = "Landlock needs Linux"
+		}
+	}
+	switch {
+	case s.UserNetNS:
+		r.NetworkIsolated, r.Network = true, "own network namespace"
+	case s.LandlockABI >= 4:
+		r.NetworkIsolated, r.Network = true, fmt.Sprintf("Landlock TCP rules (ABI %d; no user namespaces here)", s.LandlockABI)
+	default:
+		r.Network = "no user namespaces and no Landlock network rules on this kernel"
+	}
+	return r
 }

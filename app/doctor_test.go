@@ -14,6 +14,7 @@ import (
 	"github.com/reach-agent/reach/config"
 	"github.com/reach-agent/reach/iostreams"
 	"github.com/reach-agent/reach/llm/llmtest"
+	"github.com/reach-agent/reach/sandbox"
 )
 
 type fakeProbe SandboxReport
@@ -199,5 +200,17 @@ func TestDoctorSandboxAndStateDir(t *testing.T) {
 				t.Errorf("%s = %+v, want %s with %q", tc.check, c, tc.status, tc.want)
 			}
 		})
+	}
+}
+
+func TestKernelProbeReportsSandboxSupport(t *testing.T) {
+	t.Parallel()
+	s := sandbox.Probe()
+	r := kernelProbe{}.Probe(context.Background())
+	if r.LandlockABI != s.LandlockABI || r.NetworkIsolated != (s.UserNetNS || s.LandlockABI >= 4) || r.Network == "" {
+		t.Errorf("report %+v from support %+v", r, s)
+	}
+	if (r.LandlockABI == 0) != (r.LandlockDetail != "") {
+		t.Errorf("Landlock detail %q with ABI %d", r.LandlockDetail, r.LandlockABI)
 	}
 }
