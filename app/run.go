@@ -110,10 +110,17 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	if interactive && prompter == nil {
 		prompter = human.NewConsole(t.IO.In, t.IO.ErrOut, true) // approvals, ask_human and chat share the terminal
 	}
-	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive})
+	safe, err := newSafety(ctx, cfg, root, sink) // policy, sandbox, checkpoints (app/safety.go)
+	if err != nil {
+		return agent.Report{}, err
+	}
+	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive, Policy: safe.policy})
 	tb, err := run.toolbox(root, gate, cfg, prompter, meter)
 	if err == nil {
 		err = tb.Integrate(cfg)
+	}
+	if err == nil {
+		safe.attach(tb)
 	}
 	if err != nil {
 		return agent.Report{}, err

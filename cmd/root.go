@@ -95,6 +95,7 @@ Exit codes: 0 done, 1 task failed, 2 usage or config error, 3 provider error,
 		return &config.UsageError{Msg: err.Error() + " (see reach --help)"}
 	})
 	root.AddCommand(newVersionCmd(f), newToolsCmd(f, g, code))
+	root.AddCommand(newPolicyCmd(f, g, code), newCheckpointsCmd(f), newUndoCmd(f), newSandboxChildCmd())
 	root.AddCommand(newSessionsCmd(f, g), newResumeCmd(f, g, code))
 	root.AddCommand(newMCPCmd(f, g))
 	return root
