@@ -152,6 +152,9 @@ type Config struct {
 	// TavilyBaseURL overrides the Tavily API root (env TAVILY_BASE_URL),
 	// for tests and proxies; "" means the public API.
 	TavilyBaseURL string
+	// EmbeddingModel (env REACH_EMBEDDING_MODEL) turns on embedding scores
+	// in tool retrieval, from the main endpoint's /embeddings; "" is off.
+	EmbeddingModel string
 
 	OutputFormat      OutputFormat
 	ProjectStateDir   string // absolute

@@ -323,6 +323,7 @@ func (r *resolver) resolveRest(c *Config, env Env) {
 	}
 	c.TavilyAPIKey = Secret(env.get("TAVILY_API_KEY"))
 	c.TavilyBaseURL = env.get("TAVILY_BASE_URL")
+	c.EmbeddingModel = env.get("REACH_EMBEDDING_MODEL")
 	c.OutputFormat = OutputFormat(strOf("output-format", func(s *settings) opt[string] { return s.OutputFormat }, string(DefaultOutputFormat)))
 	c.WipeProjectMemory = boolOf("wipe-project-memory", func(s *settings) opt[bool] { return s.WipeProjectMemory })
 	c.NoTUI = boolOf("no-tui", func(s *settings) opt[bool] { return s.NoTUI })
