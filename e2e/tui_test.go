@@ -101,12 +101,12 @@ func tuiScript() []llmtest.Turn {
 
 func TestTUIApprovalAndDiff(t *testing.T) {
 	t.Parallel()
-	dir := repo(t, map[string]string{"greet.go": greetGo, "say-hi.sh": "echo shell-said-hi\n"})
+	dir := repo(t, map[string]string{"greet.go": greetGo})
 	s := llmtest.NewServer(t, tuiScript()...)
 	tm := startTmux(t, dir, env(s), 100, 40, "-m", "change the greeting in greet.go to Hello universe")
 
 	screen := tm.waitFor("Execute this command?", 20*time.Second)
-	for _, want := range []string{"bash say-hi.sh", "[y] yes", "[n] no", "[c] cowboy"} {
+	for _, want := range []string{"echo shell-said-hi | tee said.txt", "[y] yes", "[n] no", "[c] cowboy"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("approval prompt lacks %q:\n%s", want, screen)
 		}
