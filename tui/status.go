@@ -32,7 +32,7 @@ func (s status) render(width int, now time.Time, pal palette) string {
 	if phase == "" {
 		phase = "starting"
 	}
-	left := []part{{pal.statusKey.Render(" " + phase), 0}}
+	left := []part{{" " + phase, 0}}
 	if s.taskCount > 0 {
 		left = append(left, part{fmt.Sprintf("task %d/%d", s.taskIndex, s.taskCount), 2})
 	}
@@ -59,7 +59,7 @@ func (s status) render(width int, now time.Time, pal palette) string {
 		{"? help ", 6},
 	}
 	if s.note != "" {
-		right = append([]part{{pal.statusKey.Render(s.note), -1}}, right...)
+		right = append([]part{{s.note, -1}}, right...)
 	}
 	join := func(ps []part) string {
 		texts := make([]string, 0, len(ps))
@@ -68,11 +68,27 @@ func (s status) render(width int, now time.Time, pal palette) string {
 		}
 		return strings.Join(texts, " · ")
 	}
+	// Each piece is styled on its own: a style nested in another would end
+	// the outer background at its reset.
+	styled := func(ps []part) string {
+		var b strings.Builder
+		for i, p := range ps {
+			if i > 0 {
+				b.WriteString(pal.status.Render(" · "))
+			}
+			style := pal.status
+			if p.drop <= 0 { // the phase and a hint stand out
+				style = pal.statusKey
+			}
+			b.WriteString(style.Render(p.text))
+		}
+		return b.String()
+	}
 	for {
 		l, r := join(left), join(right)
 		gap := width - ansi.StringWidth(l) - ansi.StringWidth(r)
 		if gap >= 1 {
-			return pal.status.Render(l + strings.Repeat(" ", gap) + r)
+			return styled(left) + pal.status.Render(strings.Repeat(" ", gap)) + styled(right)
 		}
 		// Drop the part with the highest drop rank.
 		bi, bl, best := -1, false, -2

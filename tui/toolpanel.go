@@ -20,15 +20,15 @@ const (
 )
 
 // kind groups tools for their icon; the word is shown too, so nothing
-// depends on the glyph.
+// depends on the glyph. The glyphs are in every common terminal font.
 type kind struct{ icon, word string }
 
 var (
-	kindSearch = kind{"⌕", "search"}
-	kindRead   = kind{"▤", "read"}
-	kindEdit   = kind{"✎", "edit"}
+	kindSearch = kind{"/", "search"}
+	kindRead   = kind{"≡", "read"}
+	kindEdit   = kind{"±", "edit"}
 	kindShell  = kind{"$", "shell"}
-	kindExpert = kind{"✦", "expert"}
+	kindExpert = kind{"*", "expert"}
 	kindHuman  = kind{"?", "human"}
 	kindNote   = kind{"•", "note"}
 	kindOther  = kind{"•", "tool"}
