@@ -14,6 +14,7 @@ import (
 	"github.com/reach-agent/reach/config"
 	"github.com/reach-agent/reach/iostreams"
 	"github.com/reach-agent/reach/llm/llmtest"
+	"github.com/reach-agent/reach/memory"
 	"github.com/reach-agent/reach/sandbox"
 )
 
@@ -212,5 +213,42 @@ func TestKernelProbeReportsSandboxSupport(t *testing.T) {
 	}
 	if (r.LandlockABI == 0) != (r.LandlockDetail != "") {
 		t.Errorf("Landlock detail %q with ABI %d", r.LandlockDetail, r.LandlockABI)
+	}
+}
+
+func TestDoctorDatabase(t *testing.T) {
+	t.Parallel()
+	url := modelsServer(t, "test-model")
+	cases := []struct {
+		name   string
+		setup  func(t *testing.T, stateDir string)
+		status Status
+		want   string
+	}{
+		{"not created yet", func(*testing.T, string) {}, StatusOK, "does not exist yet"},
+		{"opens", func(t *testing.T, dir string) {
+			st, err := memory.Open(context.Background(), filepath.Join(dir, "reach.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+		}, StatusOK, "reach.db opens"},
+		{"not a database", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, "reach.db"), bytes.Repeat([]byte("garbage!"), 1000), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, StatusFail, "does not open"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := healthyConfig(t, url)
+			cfg.ProjectStateDir = t.TempDir()
+			tc.setup(t, cfg.ProjectStateDir)
+			got := statuses((&Doctor{Cfg: cfg, Dir: t.TempDir(), Sandbox: landlock}).Checks(context.Background()))
+			if c := got["database"]; c.Status != tc.status || !strings.Contains(c.Detail, tc.want) {
+				t.Errorf("database = %+v, want %s with %q", c, tc.status, tc.want)
+			}
+		})
 	}
 }
