@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -209,6 +210,10 @@ func (l *lister) dir(abs string, parts []string, rules *walk.Rules, depth int, i
 	if l.ctx.Err() != nil {
 		return
 	}
+	if l.shown >= l.maxEntries {
+		l.count(abs, parts, rules, depth)
+		return
+	}
 	ents, rules, err := l.entries(abs, parts, rules)
 	if err != nil {
 		l.line(indent + "└── [cannot read: " + errText(err) + "]")
@@ -243,6 +248,49 @@ func (l *lister) dir(abs string, parts []string, rules *walk.Rules, depth int, i
 				info, _ = os.Lstat(e.abs)
 			}
 			l.line(indent + branch + l.label(e.name, info, e.link))
+		}
+	}
+}
+
+// count adds to l.cut what dir would have listed, without sorting or
+// formatting: once the limit is reached only the number matters.
+func (l *lister) count(abs string, parts []string, rules *walk.Rules, depth int) {
+	if l.ctx.Err() != nil {
+		return
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return
+	}
+	des, _ := f.ReadDir(-1)
+	f.Close()
+	for _, name := range ignoreFiles {
+		if slices.ContainsFunc(des, func(d fs.DirEntry) bool { return d.Name() == name }) {
+			rules = rules.Enter(abs, parts, ignoreFiles)
+			break
+		}
+	}
+	for _, de := range des {
+		name := de.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		isDir := de.IsDir()
+		childAbs := filepath.Join(abs, name)
+		if de.Type()&fs.ModeSymlink != 0 && l.a.FollowLinks {
+			if fi, err := os.Stat(childAbs); err == nil {
+				isDir = fi.IsDir()
+			}
+		}
+		childParts := append(parts[:len(parts):len(parts)], name)
+		if rules.Ignored(childParts, isDir) {
+			continue
+		}
+		l.cut++
+		if isDir && de.Type()&fs.ModeSymlink == 0 || isDir && l.a.FollowLinks {
+			if depth < l.maxDepth && (l.seen == nil || l.firstVisitPath(childAbs)) {
+				l.count(childAbs, childParts, rules, depth+1)
+			}
 		}
 	}
 }

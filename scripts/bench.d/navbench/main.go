@@ -24,7 +24,7 @@ const usage = `usage:
   navbench files DIR               list DIR's files with the walker (hidden included), one per line
   navbench genpaths N SEED         print N synthetic paths built from the words of the paths in SEED
   navbench genqueries LIST PER     print PER queries of each kind as kind<TAB>query<TAB>target
-  navbench rank LIST QUERIES RUNS  rank each query over LIST RUNS times; print kind<TAB>target<TAB>top1<TAB>median micros
+  navbench rank LIST QUERIES RUNS  rank each query over LIST RUNS times; print kind<TAB>target<TAB>top1<TAB>wall µs<TAB>CPU µs (medians)
 `
 
 func main() {
