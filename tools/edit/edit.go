@@ -35,11 +35,21 @@ type Options struct {
 	// about to change (a checkpoint, say). If it fails the write does not
 	// happen and the model is told why.
 	BeforeWrite func(ctx context.Context, absPath string) error
+	// Protected lists top-level directories of the root that the tools
+	// never write (default .git and .reach: repository internals and
+	// reach's own state, whose corruption no checkpoint can undo).
+	Protected []string
 }
+
+// DefaultProtected is used when Options.Protected is nil.
+func DefaultProtected() []string { return []string{".git", ".reach"} }
 
 // Tools returns file_str_replace and put_complete_file_contents working
 // inside root.
 func Tools(root *workspace.Root, opts Options) []tools.Tool {
+	if opts.Protected == nil {
+		opts.Protected = DefaultProtected()
+	}
 	e := &editor{root: root, opts: opts}
 	return []tools.Tool{
 		{Spec: strReplaceSpec(), Run: e.strReplace},
@@ -138,6 +148,12 @@ func (e *editor) resolve(p string) (string, error) {
 			return "", fmt.Errorf("refused: %v; only files inside the project root can be written", err)
 		}
 		return "", fmt.Errorf("invalid path %q: %v", p, err)
+	}
+	rel := e.root.Rel(abs)
+	for _, dir := range e.opts.Protected {
+		if rel == dir || strings.HasPrefix(rel, dir+"/") {
+			return "", fmt.Errorf("refused: %s is inside %s/, which the file tools never write (repository internals and reach's state); edit project files instead", rel, dir)
+		}
 	}
 	return abs, nil
 }

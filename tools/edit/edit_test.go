@@ -249,3 +249,54 @@ func TestHelpers(t *testing.T) {
 		}
 	}
 }
+
+func TestProtectedDirectoriesAreNeverWritten(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, d := range []string{".git", ".reach", "src"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tools.NewRegistry()
+	if err := reg.Register(Tools(root, Options{})...); err != nil {
+		t.Fatal(err)
+	}
+	ex := &tools.Executor{Registry: reg}
+	all := tools.Names(reg.Specs())
+	tests := []struct {
+		name, tool, args string
+		ok               bool
+	}{
+		{"put into .git", "put_complete_file_contents", `{"filepath":".git/hooks/pre-commit","complete_file_contents":"evil"}`, false},
+		{"replace in .git/config", "file_str_replace", `{"filepath":".git/config","old_str":"[core]","new_str":"[x]"}`, false},
+		{"put into .reach", "put_complete_file_contents", `{"filepath":".reach/reach.db","complete_file_contents":"x"}`, false},
+		{"through ./ and ..", "put_complete_file_contents", `{"filepath":"src/../.git/HEAD","complete_file_contents":"x"}`, false},
+		{"a file merely named .github is fine", "put_complete_file_contents", `{"filepath":".github/workflows/ci.yml","complete_file_contents":"on: push\n"}`, true},
+		{"a .gitignore is fine", "put_complete_file_contents", `{"filepath":".gitignore","complete_file_contents":"bin/\n"}`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := ex.Execute(context.Background(), tools.Call{Name: tc.tool, Arguments: tc.args}, all)
+			if res.Success != tc.ok {
+				t.Fatalf("success=%v, want %v: %s", res.Success, tc.ok, res.Error)
+			}
+			if !tc.ok && !strings.Contains(res.Error, "never write") {
+				t.Fatalf("error %q", res.Error)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(b) != "[core]\n" {
+		t.Fatalf(".git/config changed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "pre-commit")); err == nil {
+		t.Fatal("a hook was written")
+	}
+}
