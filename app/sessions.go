@@ -105,7 +105,7 @@ func ShowSession(ctx context.Context, io *iostreams.IOStreams, cfg *config.Confi
 	if !s.EndedAt.IsZero() {
 		fmt.Fprintf(out, "Ended:    %s (%s)\n", s.EndedAt.Local().Format(time.DateTime), s.EndedAt.Sub(s.StartedAt).Round(time.Second))
 	}
-	if s.Status == memory.StatusRunning || s.Status == memory.StatusInterrupted {
+	if s.Status != memory.StatusCompleted {
 		fmt.Fprintf(out, "Not finished: `reach resume %d` continues it from its last completed step.\n", s.ID)
 	}
 	if len(s.Plan) > 0 {

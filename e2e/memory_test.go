@@ -254,3 +254,36 @@ func TestChatFromAPipe(t *testing.T) {
 		t.Fatalf("reply not shown:\n%s", out)
 	}
 }
+
+func TestBudgets(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"token budget hit", []string{"--max-tokens", "10", "--exit-at-limit"}, 4, "token budget reached"},
+		{"cost budget of zero", []string{"--max-cost", "0"}, 2, "--max-cost"},
+		{"token budget of zero", []string{"--max-tokens", "0"}, 2, "--max-tokens"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := repo(t, map[string]string{"a.txt": "a\n"})
+			s := llmtest.NewServer(t, llmtest.Calls(llmtest.Call("r", "read_file_tool", `{"filepath":"a.txt"}`)), llmtest.Reply("done"))
+			args := append([]string{"-m", "read a.txt", "--research-only", "--output-format", "json"}, tt.args...)
+			res := run(t, dir, env(s), args...)
+			if res.code != tt.code || !strings.Contains(res.stdout+res.stderr, tt.want) {
+				t.Fatalf("exit %d, want %d with %q:\n%s%s", res.code, tt.code, tt.want, res.stdout, res.stderr)
+			}
+			if tt.code != 4 {
+				return
+			}
+			show := run(t, dir, nil, "sessions", "show", "1")
+			if !strings.Contains(show.stdout, "Session 1 — limit") || !strings.Contains(show.stdout, "reach resume 1") {
+				t.Fatalf("session after the budget:\n%s", show.stdout)
+			}
+		})
+	}
+}
