@@ -17,18 +17,28 @@ import (
 	"github.com/reach-agent/reach/workspace"
 )
 
-// Grounding is the external reach of a run: the MCP servers it started.
+// Grounding is the external reach of a run: the MCP servers it started
+// and, after Track, the quality records, tool retrieval and audit log.
 // Close it when the run ends.
 type Grounding struct {
-	mcp *mcp.Manager
+	mcp   *mcp.Manager
+	track *tracking
 }
 
-// Close stops the MCP servers. A nil Grounding is fine.
+// Close saves the quality records, closes the audit log and stops the
+// MCP servers. A nil Grounding is fine.
 func (g *Grounding) Close() error {
-	if g == nil || g.mcp == nil {
+	if g == nil {
 		return nil
 	}
-	return g.mcp.Close()
+	var errs []error
+	if g.track != nil {
+		errs = append(errs, g.track.close())
+	}
+	if g.mcp != nil {
+		errs = append(errs, g.mcp.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Ground registers the custom tools of --custom-tools and the tools of the

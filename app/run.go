@@ -130,6 +130,9 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 		return agent.Report{}, err
 	}
 	defer ground.Close()
+	if err := ground.Track(tb, cfg, run.id(), sink); err != nil { // quality, retrieval, audit (app/audit.go)
+		return agent.Report{}, err
+	}
 	project, err := phases.LoadProject(ctx, root.Dir())
 	if err != nil {
 		sink.Emit(events.Notice{Level: "warn", Text: err.Error()})
@@ -156,7 +159,7 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 		v := float32(*cfg.Temperature)
 		temp = &v
 	}
-	loop := &agent.Loop{Client: client, Exec: t.Steps.Executor(tb.Executor), Sink: sink, Model: model, Temperature: temp, RecursionLimit: cfg.RecursionLimit, Meter: meter}
+	loop := &agent.Loop{Client: client, Exec: t.Steps.Executor(tb.Executor), Sink: sink, Model: model, Temperature: temp, RecursionLimit: cfg.RecursionLimit, Meter: meter, Offer: ground.ToolOffer()}
 	runner := &agent.Runner{
 		Loop: loop, Registry: tb.Registry, Memory: tb.Memory, Project: project, Sink: sink, Now: now,
 		Chain: chain(cfg), Phases: phases.Options{UseAider: cfg.UseAider},

@@ -98,7 +98,7 @@ func TestLogRoundTrip(t *testing.T) {
 	if err := Format(&buf, got[:1]); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"research", "asked", "human:yes", "ok (rc 3)", `{"password":"[REDACTED]"}`, "retrieval: 30 offered; mcp__a__b 0.90"} {
+	for _, want := range []string{"research", "asked by human:yes", "ok (rc 3)", `{"password":"[REDACTED]"}`, "retrieval: 30 offered; mcp__a__b 0.90"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("formatted output lacks %q:\n%s", want, buf.String())
 		}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"text/tabwriter"
 )
 
 // Read returns the entries of a log file. A damaged line is skipped and
@@ -108,11 +107,10 @@ func lastN(xs []string, n int) []string {
 	return xs
 }
 
-// Format prints entries readably: one line per call, then its arguments
-// and, when retrieval ran, the best candidates.
+// Format prints entries readably: a line per call, then its arguments,
+// its summary and, when retrieval ran, the best candidates.
 func Format(w io.Writer, entries []Entry) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tPHASE\tTOOL\tDECISION\tRULE\tRESULT\tMS\tBYTES")
+	bw := bufio.NewWriter(w)
 	for _, e := range entries {
 		result := "ok"
 		switch {
@@ -124,10 +122,10 @@ func Format(w io.Writer, entries []Entry) error {
 		if e.ReturnCode != nil {
 			result += fmt.Sprintf(" (rc %d)", *e.ReturnCode)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%d\n", e.Time.Local().Format("15:04:05"), dash(e.Phase), e.Tool, e.Decision, dash(e.Rule), result, e.DurationMS, e.ResultBytes)
-		fmt.Fprintf(tw, "\t\t  args %s\n", clip(string(e.Arguments), 160))
+		fmt.Fprintf(bw, "%s  %-14s %s  %s by %s  %s  %.0f ms  %d bytes\n", e.Time.Local().Format("15:04:05"), dash(e.Phase), e.Tool, e.Decision, dash(e.Rule), result, e.DurationMS, e.ResultBytes)
+		fmt.Fprintf(bw, "    args %s\n", clip(string(e.Arguments), 160))
 		if e.Summary != "" {
-			fmt.Fprintf(tw, "\t\t  → %s\n", e.Summary)
+			fmt.Fprintf(bw, "    → %s\n", e.Summary)
 		}
 		if len(e.Candidates) > 0 {
 			var parts []string
@@ -138,10 +136,10 @@ func Format(w io.Writer, entries []Entry) error {
 			if len(e.Candidates) > 5 {
 				more = fmt.Sprintf(" (+%d)", len(e.Candidates)-5)
 			}
-			fmt.Fprintf(tw, "\t\t  retrieval: %d offered; %s%s\n", e.Offered, strings.Join(parts, ", "), more)
+			fmt.Fprintf(bw, "    retrieval: %d offered; %s%s\n", e.Offered, strings.Join(parts, ", "), more)
 		}
 	}
-	return tw.Flush()
+	return bw.Flush()
 }
 
 func dash(s string) string {

@@ -98,6 +98,7 @@ Exit codes: 0 done, 1 task failed, 2 usage or config error, 3 provider error,
 	root.AddCommand(newPolicyCmd(f, g, code), newCheckpointsCmd(f), newUndoCmd(f), newSandboxChildCmd())
 	root.AddCommand(newSessionsCmd(f, g), newResumeCmd(f, g, code))
 	root.AddCommand(newMCPCmd(f, g))
+	root.AddCommand(newAuditCmd(f, g))
 	root.AddCommand(newDoctorCmd(f, g, code), newCompletionCmd(root))
 	return root
 }

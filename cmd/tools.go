@@ -42,5 +42,6 @@ func newToolsCmd(f *Factory, g *global, code *int) *cobra.Command {
 	})
 	tools.AddCommand(newToolsSearchCmd(f, g))
 	tools.AddCommand(newToolsEvalCmd(f))
+	tools.AddCommand(newToolsStatsCmd(f, g))
 	return tools
 }

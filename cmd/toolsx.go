@@ -108,3 +108,19 @@ func abs(f *Factory, p string) string {
 func usageErr(msg string) error {
 	return &config.UsageError{Msg: strings.TrimSpace(msg)}
 }
+
+// newToolsStatsCmd is `reach tools stats`.
+func newToolsStatsCmd(f *Factory, g *global) *cobra.Command {
+	return &cobra.Command{
+		Use:   "stats",
+		Short: "Tool quality records: calls, success rate, p50/p95 duration, ranking penalty",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, _, err := g.load(f)
+			if err != nil {
+				return err
+			}
+			return app.ToolStats(f.IO, cfg)
+		},
+	}
+}

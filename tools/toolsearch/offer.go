@@ -61,6 +61,7 @@ type Offer struct {
 	convs    map[string]*conversation
 	cur      *conversation // of the latest turn; nil when nothing was held back
 	phase    string        // of the latest turn
+	offered  int           // how many tools the latest turn offered
 	lastUsed []string      // tools called in the latest turn with calls
 	reported bool
 }
@@ -95,7 +96,7 @@ func (o *Offer) Offer(ctx context.Context, t agent.OfferTurn) []tools.Spec {
 		o.lastUsed = append([]string(nil), t.LastUsed...)
 	}
 	if len(t.Tools) <= o.opts.MaxTools {
-		o.cur = nil
+		o.cur, o.offered = nil, len(t.Tools)
 		return t.Tools
 	}
 	key := t.Phase + "\x00" + firstUser(t.Messages)
@@ -113,7 +114,9 @@ func (o *Offer) Offer(ctx context.Context, t agent.OfferTurn) []tools.Spec {
 	}
 	c.pending = nil
 	o.cur = c
-	return c.offered()
+	out := c.offered()
+	o.offered = len(out)
+	return out
 }
 
 // start splits the phase's tools into the core and the pool and offers
@@ -189,18 +192,26 @@ func (o *Offer) report(err error) {
 	o.opts.Report(err)
 }
 
-// Current is the phase of the latest turn and, when retrieval held tools
-// back, the ranked tools offered with their scores (for the audit log).
-func (o *Offer) Current() (phase string, offered []Candidate, held bool) {
+// Turn describes the latest turn, for the audit log.
+type Turn struct {
+	Phase   string
+	Offered int // tools offered
+	// Ranked are the tools retrieval picked, with their scores, in offer
+	// order; empty when nothing was held back.
+	Ranked []Candidate
+}
+
+// Current describes the latest turn.
+func (o *Offer) Current() Turn {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.cur == nil {
-		return o.phase, nil, false
+	t := Turn{Phase: o.phase, Offered: o.offered}
+	if o.cur != nil {
+		for _, n := range o.cur.extra {
+			t.Ranked = append(t.Ranked, Candidate{Name: n, Score: o.cur.scores[n]})
+		}
 	}
-	for _, n := range o.cur.extra {
-		offered = append(offered, Candidate{Name: n, Score: o.cur.scores[n]})
-	}
-	return o.phase, offered, true
+	return t
 }
 
 // Core says whether a tool is always offered: everything but MCP and

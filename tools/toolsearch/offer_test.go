@@ -39,9 +39,9 @@ func TestOfferKeepsBuiltinsAndTheTopK(t *testing.T) {
 	if n[10] != "mcp__github__create_issue" {
 		t.Errorf("best ranked = %s, want mcp__github__create_issue", n[10])
 	}
-	phase, cands, held := o.Current()
-	if phase != "research" || !held || len(cands) != 20 || cands[0].Score < cands[19].Score {
-		t.Errorf("current = %s %v %v", phase, held, cands)
+	cur := o.Current()
+	if cur.Phase != "research" || cur.Offered != 30 || len(cur.Ranked) != 20 || cur.Ranked[0].Score < cur.Ranked[19].Score {
+		t.Errorf("current = %+v", cur)
 	}
 }
 
@@ -53,8 +53,8 @@ func TestOfferPassesSmallToolsetsThrough(t *testing.T) {
 	if !slices.Equal(names(got), names(all)) {
 		t.Errorf("30 tools must all be offered as they are")
 	}
-	if _, _, held := o.Current(); held {
-		t.Errorf("nothing was held back")
+	if cur := o.Current(); len(cur.Ranked) != 0 || cur.Offered != 30 {
+		t.Errorf("nothing was held back: %+v", cur)
 	}
 	if res := o.Search(context.Background(), "issue"); !res.Success || !strings.Contains(res.Output, "already offered") {
 		t.Errorf("tool_search without retrieval: %+v", res)
