@@ -8,8 +8,12 @@ import (
 	"github.com/reach-agent/reach/config"
 	"github.com/reach-agent/reach/events"
 	"github.com/reach-agent/reach/output"
+	"github.com/reach-agent/reach/tools/human"
 	"github.com/reach-agent/reach/tui"
 )
+
+// The UI reads ask_human answers and chat messages in its own editor.
+var _ human.Reader = (*tui.UI)(nil)
 
 // useTUI reports whether the run should show the terminal UI: a human at
 // a terminal on both ends, text output, and no --no-tui. A run that cannot

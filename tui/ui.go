@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -160,6 +161,12 @@ func (u *UI) Ask(ctx context.Context, question string, choices []string) (string
 // sends it). For ask_human and "what next?" after an interruption.
 func (u *UI) AskText(ctx context.Context, question string) (string, error) {
 	return u.ask(ctx, &prompt{question: question, reply: make(chan string, 1)})
+}
+
+// ReadMessage is AskText under the name ask_human and chat read the
+// human's messages by, so both use the UI's editor instead of stdin.
+func (u *UI) ReadMessage(ctx context.Context, prompt string) (string, error) {
+	return u.AskText(ctx, strings.TrimSpace(prompt))
 }
 
 func (u *UI) ask(ctx context.Context, p *prompt) (string, error) {

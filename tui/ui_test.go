@@ -109,3 +109,25 @@ func TestUIEscAndDoubleCtrlC(t *testing.T) {
 		t.Errorf("the interrupted message is not marked:\n%s", s)
 	}
 }
+
+func TestUIReadMessageUsesTheEditor(t *testing.T) {
+	u, keys, _ := runUI(t, Hooks{})
+	answers := make(chan string, 1)
+	go func() {
+		a, err := u.ReadMessage(context.Background(), "\nThe agent asks:\nWhich port?")
+		if err != nil {
+			t.Errorf("read: %v", err)
+		}
+		answers <- a
+	}()
+	time.Sleep(100 * time.Millisecond)
+	io.WriteString(keys, "8080\x04") // Ctrl+D sends
+	select {
+	case a := <-answers:
+		if strings.TrimSpace(a) != "8080" {
+			t.Fatalf("answer = %q, want 8080", a)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer")
+	}
+}
