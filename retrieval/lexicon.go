@@ -15,10 +15,11 @@ func newLexicon() lexicon {
 	for _, line := range strings.Split(relatedWords, "\n") {
 		group := strings.Fields(strings.ReplaceAll(line, ",", " "))
 		for _, w := range group {
+			sw := stem(w)
 			for _, o := range group {
 				if o != w {
 					l.byWord[w] = append(l.byWord[w], o)
-					l.byStem[stem(w)] = append(l.byStem[stem(w)], o)
+					l.byStem[sw] = append(l.byStem[sw], o)
 				}
 			}
 		}
