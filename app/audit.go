@@ -75,12 +75,8 @@ func (g *Grounding) Track(tb *Toolbox, cfg *config.Config, session string, sink 
 			sink.Emit(events.Notice{Level: "warn", Text: "tool retrieval: " + err.Error()})
 		},
 	}
-	if cfg.EmbeddingModel != "" {
-		opts.Embedder = &retrieval.Cache{
-			Inner: &retrieval.Endpoint{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey.Value(), Model: cfg.EmbeddingModel},
-			Model: cfg.EmbeddingModel,
-			Dir:   filepath.Join(cfg.ProjectStateDir, "cache", "embeddings"),
-		}
+	if e := Embedder(cfg, cfg.EmbeddingModel); e != nil {
+		opts.Embedder = e
 	}
 	tr.offer = toolsearch.New(opts)
 	if err := tb.Registry.Register(tr.offer.Tool()); err != nil {
@@ -91,6 +87,29 @@ func (g *Grounding) Track(tb *Toolbox, cfg *config.Config, session string, sink 
 	tb.Executor.Audit = tr.record
 	g.track = tr
 	return nil
+}
+
+// Embedder is the main endpoint's /embeddings for model, behind the
+// on-disk cache of the state dir; nil when model is "" (embeddings off).
+func Embedder(cfg *config.Config, model string) *retrieval.Cache {
+	if model == "" {
+		return nil
+	}
+	return &retrieval.Cache{
+		Inner: &retrieval.Endpoint{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey.Value(), Model: model},
+		Model: model,
+		Dir:   filepath.Join(cfg.ProjectStateDir, "cache", "embeddings"),
+	}
+}
+
+// ToolPenalty is the quality penalty of the recorded tools, for
+// `reach tools search`; every tool gets 1 when nothing is recorded.
+func ToolPenalty(cfg *config.Config) func(tools.Spec) float64 {
+	tr, err := quality.Open(filepath.Join(cfg.ProjectStateDir, QualityFile))
+	if err != nil {
+		return func(tools.Spec) float64 { return 1 }
+	}
+	return func(s tools.Spec) float64 { return tr.Penalty(quality.Key(s.Backend, s.Name)) }
 }
 
 // scopeAllowed is the scope filter of retrieval: planning is read-only

@@ -41,7 +41,7 @@ func newToolsCmd(f *Factory, g *global, code *int) *cobra.Command {
 		},
 	})
 	tools.AddCommand(newToolsSearchCmd(f, g))
-	tools.AddCommand(newToolsEvalCmd(f))
+	tools.AddCommand(newToolsEvalCmd(f, g))
 	tools.AddCommand(newToolsStatsCmd(f, g))
 	return tools
 }

@@ -20,7 +20,10 @@ func newToolsSearchCmd(f *Factory, g *global) *cobra.Command {
 	var k int
 	c := &cobra.Command{
 		Use:   "search \"QUERY\"",
-		Short: "Rank the registered tools for a task, with their BM25 scores",
+		Short: "Rank the registered tools for a task, with their scores",
+		Long: `Rank every registered tool (built-in, MCP, custom) for a task as retrieval does: MATCH is
+the BM25 score scaled to [0, 1] (blended with embedding similarity when REACH_EMBEDDING_MODEL
+is set), PENALTY the quality penalty from earlier runs, SCORE their product.`,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, dir, err := g.load(f)
@@ -36,15 +39,37 @@ func newToolsSearchCmd(f *Factory, g *global) *cobra.Command {
 			for i, s := range specs {
 				docs[i] = retrieval.SpecDoc(s.Name, s.Summary, s.Parameters)
 			}
-			hits := retrieval.NewIndex(docs, retrieval.Weights{}).Search(args[0], k)
+			var emb retrieval.Embedder
+			if e := app.Embedder(cfg, cfg.EmbeddingModel); e != nil {
+				emb = e
+			}
+			ctx := cmd.Context()
+			h, err := retrieval.NewHybrid(ctx, docs, retrieval.Weights{}, emb, 0)
+			if err != nil {
+				fmt.Fprintln(f.IO.ErrOut, "reach:", err)
+			}
+			scores, err := h.Scores(ctx, args[0])
+			if err != nil {
+				fmt.Fprintln(f.IO.ErrOut, "reach:", err)
+			}
+			penalty := app.ToolPenalty(cfg)
+			raw := append([]float64(nil), scores...)
+			for i := range scores {
+				scores[i] *= penalty(specs[i])
+			}
+			names := make([]string, len(specs))
+			for i, s := range specs {
+				names[i] = s.Name
+			}
+			hits := retrieval.TopK(scores, names, k)
 			if len(hits) == 0 {
 				fmt.Fprintln(f.IO.ErrOut, "no tool matches; try other words")
 				return nil
 			}
 			w := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "RANK\tSCORE\tNAME\tBACKEND")
+			fmt.Fprintln(w, "RANK\tSCORE\tMATCH\tPENALTY\tNAME\tBACKEND")
 			for i, h := range hits {
-				fmt.Fprintf(w, "%d\t%.3f\t%s\t%s\n", i+1, h.Score, h.Name, specs[h.Doc].Backend)
+				fmt.Fprintf(w, "%d\t%.3f\t%.3f\t%.2f\t%s\t%s\n", i+1, h.Score, raw[h.Doc], penalty(specs[h.Doc]), h.Name, specs[h.Doc].Backend)
 			}
 			return w.Flush()
 		},
@@ -54,15 +79,19 @@ func newToolsSearchCmd(f *Factory, g *global) *cobra.Command {
 }
 
 // newToolsEvalCmd is `reach tools eval FILE.csv --tools FILE.json`.
-func newToolsEvalCmd(f *Factory) *cobra.Command {
-	var toolsFile string
+func newToolsEvalCmd(f *Factory, g *global) *cobra.Command {
+	var toolsFile, embedModel string
+	var alpha float64
 	c := &cobra.Command{
 		Use:   "eval QUERIES.csv --tools TOOLS.json",
 		Short: "Measure tool retrieval: R@1, R@5, R@10 and MRR over labelled query,tool pairs",
-		Long: `Measure tool retrieval on labelled data without any network model.
+		Long: `Measure tool retrieval on labelled data, by default without any network model.
 
 QUERIES.csv has query,tool rows (a header row is skipped). TOOLS.json is either an object
-of name → description (the MetaTool format) or an array of {name, summary, parameters}.`,
+of name → description (the MetaTool format) or an array of {name, summary, parameters}.
+
+With --embedding-model the ranking blends in embedding similarity from the configured
+endpoint's /embeddings (cached under the project state dir, so a rerun costs nothing).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if toolsFile == "" {
@@ -81,8 +110,42 @@ of name → description (the MetaTool format) or an array of {name, summary, par
 				names[i] = d.Name
 			}
 			start := time.Now()
-			ix := retrieval.NewIndex(docs, retrieval.Weights{})
-			m := retrieval.Evaluate(names, ix.Scores, qs)
+			rank := retrieval.NewIndex(docs, retrieval.Weights{}).Scores
+			if embedModel != "" {
+				cfg, _, err := g.load(f)
+				if err != nil {
+					return err
+				}
+				ctx := cmd.Context()
+				emb := app.Embedder(cfg, embedModel)
+				h, err := retrieval.NewHybrid(ctx, docs, retrieval.Weights{}, emb, alpha)
+				if err != nil {
+					return err
+				}
+				// Embed every query in batches first: the cache is then
+				// written a few times, not once per query.
+				texts := make([]string, len(qs))
+				for i, q := range qs {
+					texts[i] = q.Query
+				}
+				if _, err := emb.Embed(ctx, texts); err != nil {
+					return err
+				}
+				var failed int
+				rank = func(q string) []float64 {
+					s, err := h.Scores(ctx, q)
+					if err != nil {
+						failed++
+					}
+					return s
+				}
+				defer func() {
+					if failed > 0 {
+						fmt.Fprintf(f.IO.ErrOut, "%d queries could not be embedded and were ranked by words only\n", failed)
+					}
+				}()
+			}
+			m := retrieval.Evaluate(names, rank, qs)
 			per := time.Since(start) / time.Duration(max(1, m.N+m.Unknown))
 			fmt.Fprintf(f.IO.Out, "tools=%d %s per-query=%s\n", len(docs), m, per.Round(time.Microsecond))
 			if m.Unknown > 0 {
@@ -92,6 +155,8 @@ of name → description (the MetaTool format) or an array of {name, summary, par
 		},
 	}
 	c.Flags().StringVar(&toolsFile, "tools", "", "tool descriptions (JSON)")
+	c.Flags().StringVar(&embedModel, "embedding-model", "", "blend in embeddings of this model from the configured endpoint")
+	c.Flags().Float64Var(&alpha, "alpha", retrieval.DefaultAlpha, "share of the embedding similarity in the score (0..1)")
 	return c
 }
 
