@@ -24,7 +24,7 @@ func newToolsSearchCmd(f *Factory, g *global) *cobra.Command {
 		Long: `Rank every registered tool (built-in, MCP, custom) for a task as retrieval does: MATCH is
 the BM25 score scaled to [0, 1] (blended with embedding similarity when REACH_EMBEDDING_MODEL
 is set), PENALTY the quality penalty from earlier runs, SCORE their product.`,
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, dir, err := g.load(f)
 			if err != nil {
