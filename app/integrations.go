@@ -17,7 +17,7 @@ import (
 func (tb *Toolbox) Integrate(cfg *config.Config) error {
 	var extra []tools.Tool
 	if cfg.UseAider {
-		extra = append(extra, aider.Tool(tb.Root, tb.Shell, aiderOptions(cfg, tb)))
+		extra = append(extra, aider.Tool(tb.Root, tb.Aider, aiderOptions(cfg, tb)))
 	}
 	if key := cfg.TavilyAPIKey.Value(); key != "" {
 		extra = append(extra, websearch.Tool(websearch.Options{APIKey: key, BaseURL: cfg.TavilyBaseURL}))

@@ -166,7 +166,7 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	}
 	run.configure(runner, cfg, client, meter)
 	if cfg.TestCmd != "" {
-		runner.Tester = newTester(cfg, tb, gate, prompter)
+		runner.Tester = newTester(cfg, tb, gate, prompter, safe)
 	}
 	sink.Emit(events.Init{SessionID: run.id(), Model: model, Provider: cfg.Provider, Task: cfg.Task(), Cwd: root.Dir(), Cowboy: cfg.Cowboy, Time: now()})
 	return run.drive(ctx, runner, t, prompter)
@@ -194,13 +194,16 @@ func newClient(e config.Endpoint) llm.Client {
 
 // newTester wires --test-cmd to the shell runner, the approval prompter
 // and the cowboy state (which "c" at a shell prompt may have turned on).
-func newTester(cfg *config.Config, tb *Toolbox, gate *approval.Gate, p approval.Prompter) *agent.Tester {
+func newTester(cfg *config.Config, tb *Toolbox, gate *approval.Gate, p approval.Prompter, safe *safety) *agent.Tester {
 	t := &agent.Tester{
 		Command:    cfg.TestCmd,
 		MaxRetries: cfg.MaxTestCmdRetries,
 		Auto:       cfg.AutoTest,
 		Cowboy:     cfg.Cowboy,
 		Exec: func(ctx context.Context, command string) (int, string, bool, error) {
+			if err := safe.beforeTests(ctx, command); err != nil {
+				return 0, "", false, err
+			}
 			out, err := tb.Shell.Run(ctx, command, tb.Root.Dir(), cfg.TestCmdTimeout)
 			if err != nil {
 				return 0, "", false, fmt.Errorf("run test command: %w", err)

@@ -22,6 +22,7 @@ import (
 type safety struct {
 	policy      *policy.Policy
 	sandbox     *sandbox.Sandbox
+	aider       *sandbox.Sandbox // the same confinement, with the network
 	checkpoints *checkpoint.Store
 	sink        events.Sink
 }
@@ -41,6 +42,12 @@ func newSafety(ctx context.Context, cfg *config.Config, root *workspace.Root, si
 	if err != nil {
 		return nil, err
 	}
+	aiderCfg := *cfg
+	aiderCfg.AllowNetwork = true
+	aiderSB, err := newSandbox(&aiderCfg, root.Dir())
+	if err != nil {
+		return nil, err
+	}
 	store, err := checkpoint.Open(ctx, root.Dir())
 	if err != nil {
 		return nil, err
@@ -48,7 +55,7 @@ func newSafety(ctx context.Context, cfg *config.Config, root *workspace.Root, si
 	if cfg.Sandbox != config.SandboxOff && !sb.Confines() {
 		sink.Emit(events.Notice{Level: "warn", Text: "sandbox: " + sb.Describe()})
 	}
-	return &safety{policy: pol, sandbox: sb, checkpoints: store, sink: sink}, nil
+	return &safety{policy: pol, sandbox: sb, aider: aiderSB, checkpoints: store, sink: sink}, nil
 }
 
 func newSandbox(cfg *config.Config, root string) (*sandbox.Sandbox, error) {
@@ -90,9 +97,11 @@ func buildCaches() []string {
 }
 
 // attach puts the sandbox on tb's shell runner (run_shell_command and
-// --test-cmd) and checkpoints before every allowed change.
+// --test-cmd) and on aider's (with the network, which aider needs for its
+// model), and checkpoints before every allowed change.
 func (s *safety) attach(tb *Toolbox) {
 	tb.Shell.Prepare = s.sandbox.Prepare
+	tb.Aider.Prepare = s.aider.Prepare
 	tb.Executor.Gate = &checkpointGate{inner: tb.Executor.Gate, s: s}
 }
 
@@ -120,6 +129,18 @@ func (g *checkpointGate) Check(ctx context.Context, spec tools.Spec, args json.R
 			"not run: the checkpoint that makes this change undoable failed (%v); nothing was changed", err)}, nil
 	}
 	return d, nil
+}
+
+// beforeTests takes a checkpoint before --test-cmd runs, unless the
+// policy sees the command as read-only: test suites can write too.
+func (s *safety) beforeTests(ctx context.Context, command string) error {
+	if s.policy.Check(command).ReadOnly {
+		return nil
+	}
+	if _, _, err := s.checkpoints.Take(ctx, "before the test command: "+command); err != nil {
+		return fmt.Errorf("checkpoint before the test command: %w", err)
+	}
+	return nil
 }
 
 // needsCheckpoint says whether a call may change files, and how to

@@ -20,7 +20,10 @@ type Toolbox struct {
 	Registry *tools.Registry
 	Executor *tools.Executor
 	Memory   *memory.Session
-	Shell    *shell.Runner
+	Shell    *shell.Runner // run_shell_command and --test-cmd
+	// Aider runs aider (--use-aider). It is sandboxed like Shell but keeps
+	// the network: aider must reach its model.
+	Aider *shell.Runner
 }
 
 // NewToolbox registers every built-in tool for root. gate may be nil
@@ -31,7 +34,7 @@ func NewToolbox(root *workspace.Root, gate tools.Gate) (*Toolbox, error) {
 
 // newToolbox is NewToolbox with the memory of a session (app/session.go).
 func newToolbox(root *workspace.Root, gate tools.Gate, mem *memory.Session) (*Toolbox, error) {
-	tb := &Toolbox{Root: root, Registry: tools.NewRegistry(), Memory: mem, Shell: &shell.Runner{}}
+	tb := &Toolbox{Root: root, Registry: tools.NewRegistry(), Memory: mem, Shell: &shell.Runner{}, Aider: &shell.Runner{}}
 	var all []tools.Tool
 	all = append(all, nav.Tools(root)...)
 	all = append(all, edit.Tools(root, edit.Options{})...)
