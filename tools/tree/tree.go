@@ -191,7 +191,7 @@ func (l *lister) entries(abs string, parts []string, rules *walk.Rules) ([]entry
 				e.link, _ = os.Readlink(e.abs)
 			}
 		}
-		if rules.Ignored(append(parts[:len(parts):len(parts)], name), e.isDir) {
+		if rules.IgnoredEntry(append(parts[:len(parts):len(parts)], name), e.isDir) {
 			continue
 		}
 		out = append(out, e)
@@ -283,7 +283,7 @@ func (l *lister) count(abs string, parts []string, rules *walk.Rules, depth int)
 			}
 		}
 		childParts := append(parts[:len(parts):len(parts)], name)
-		if rules.Ignored(childParts, isDir) {
+		if rules.IgnoredEntry(childParts, isDir) {
 			continue
 		}
 		l.cut++

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +148,18 @@ func TestNonUTF8NameIsQuoted(t *testing.T) {
 	res := Tool(root, Options{}).Run(context.Background(), json.RawMessage(`{}`))
 	if !res.Success || !strings.Contains(res.Output, `"bad\xffname.txt"`) {
 		t.Errorf("%+v", res)
+	}
+}
+
+func BenchmarkTreeGOROOT(b *testing.B) {
+	root, err := workspace.New(filepath.Join(runtime.GOROOT(), "src"))
+	if err != nil {
+		b.Skip(err)
+	}
+	tool := Tool(root, Options{})
+	for b.Loop() {
+		if res := tool.Run(context.Background(), json.RawMessage(`{"max_depth":64}`)); !res.Success {
+			b.Fatal(res.Error)
+		}
 	}
 }

@@ -234,7 +234,7 @@ func (w *walker) dir(j job, visit func(Entry) error) error {
 		}
 		parts := append(j.parts[:len(j.parts):len(j.parts)], name)
 		isDir := typ.IsDir()
-		if rules.Ignored(parts, isDir) {
+		if rules.IgnoredEntry(parts, isDir) {
 			continue
 		}
 		if isDir {
