@@ -13,9 +13,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
-// DefaultIgnoreFiles are the ignore files read in every directory when
+// defaultIgnoreFiles are the ignore files read in every directory when
 // Options.IgnoreFiles is nil.
-var DefaultIgnoreFiles = []string{".gitignore", ".ignore"}
+func defaultIgnoreFiles() []string { return []string{".gitignore", ".ignore"} }
 
 // Rules is the ignore state of one directory: its own patterns and those
 // of every ancestor up to the walk root. A nil *Rules ignores nothing.

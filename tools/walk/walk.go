@@ -2,7 +2,6 @@ package walk
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -23,7 +22,7 @@ type Options struct {
 	FollowLinks bool     // descend into symlinked directories and yield symlinked files
 	Exclude     []string // base-name globs (path.Match) of files and directories never yielded or entered
 	Ignore      []string // extra gitignore-syntax patterns anchored at the root
-	IgnoreFiles []string // ignore files read in each directory; nil means DefaultIgnoreFiles
+	IgnoreFiles []string // ignore files read in each directory; nil means .gitignore and .ignore
 	Workers     int      // parallel directory readers; 0 means GOMAXPROCS
 }
 
@@ -108,7 +107,7 @@ type fileID struct{ dev, ino uint64 }
 func newWalker(root string, opts Options) *walker {
 	w := &walker{root: root, opts: opts, ignoreFiles: opts.IgnoreFiles}
 	if w.ignoreFiles == nil {
-		w.ignoreFiles = DefaultIgnoreFiles
+		w.ignoreFiles = defaultIgnoreFiles()
 	}
 	w.cond = sync.NewCond(&w.mu)
 	w.base = NewRules(root, opts.Ignore)
@@ -292,7 +291,3 @@ func hasName(ents []os.DirEntry, name string) bool {
 	}
 	return false
 }
-
-// ErrStop may be returned by a visit function to end a walk early; Walk
-// then returns it unchanged.
-var ErrStop = errors.New("walk stopped")
