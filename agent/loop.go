@@ -118,7 +118,7 @@ func (l *Loop) Run(ctx context.Context, phase string, msgs []llm.Message, offere
 			start := time.Now()
 			var res tools.Result
 			if repeat.seen(tc) > maxRepeats {
-				res = tools.Fail(fmt.Sprintf("refused: %s was called with the same arguments %d times in a row and returned the same kind of result; do something different (other arguments, another tool, or answer without a tool call)", tc.Name, maxRepeats))
+				res = tools.Fail(fmt.Sprintf("refused: this is call %d in a row of %s with the same arguments; the earlier results are above. Do something different: other arguments, another tool, or answer without a tool call", repeat.count, tc.Name))
 			} else {
 				res = l.Exec.Execute(ctx, tools.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments}, names)
 			}
