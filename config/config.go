@@ -18,7 +18,7 @@
 //     LookupProvider), OPENAI_BASE_URL then OPENAI_API_BASE for the openai and
 //     openai-compatible providers, EXPERT_-prefixed variants of each for the
 //     expert (EXPERT_OPENAI_API_KEY, EXPERT_OPENAI_BASE_URL, …), REACH_PROVIDER
-//     and REACH_MODEL as conveniences for scripts and CI, TAVILY_API_KEY and
+//     and REACH_MODEL as conveniences for scripts and CI, TAVILY_API_KEY,
 //     TAVILY_BASE_URL (tests and proxies) and AIDER_FLAGS.
 //   - Per-run flags (-m, --msg-file, --chat, --research-only,
 //     --research-and-plan-only, --wipe-project-memory) cannot be set in files.
