@@ -28,12 +28,19 @@ type Weights struct {
 	// FeedbackDocs best documents of a first pass join the query.
 	Feedback     float64
 	FeedbackDocs int
+	// Delta is BM25+'s lower bound for a matching term (Lv and Zhai,
+	// "Lower-bounding term frequency normalization", CIKM 2011), so that
+	// long summaries are not pushed below documents that miss the term.
+	Delta float64
 }
 
 // DefaultWeights favour the name: a tool called "WeatherTool" is about
-// weather even when its summary talks about forecasts.
+// weather even when its summary talks about forecasts. K1 and B are the
+// usual BM25 defaults (Robertson and Zaragoza, "The Probabilistic
+// Relevance Framework", 2009); the field and expansion weights are a
+// priori choices, not fitted to any labelled queries.
 func DefaultWeights() Weights {
-	return Weights{K1: 1.2, B: 0.5, Name: 3, Summary: 1, Params: 0.5, Expansion: 0.4}
+	return Weights{K1: 1.2, B: 0.75, Name: 3, Summary: 1, Params: 0.5, Expansion: 0.4}
 }
 
 type posting struct {
@@ -51,7 +58,11 @@ type Index struct {
 	docTerms [][]string // distinct terms of each document
 	postings map[string][]posting
 	idf      map[string]float64
-	vocab    []string // sorted, for prefix matches
+	vocab    []string        // sorted, for prefix matches
+	known    map[string]bool // unstemmed words of the documents and lexicon, for compound splitting
+	// compound and fuzzy turn on compound splitting and misspelling
+	// matches; NewIndex sets both (experiments compare without).
+	compound, fuzzy bool
 }
 
 // Hit is one ranked document.
@@ -66,14 +77,21 @@ func NewIndex(docs []Doc, w Weights) *Index {
 	if w == (Weights{}) {
 		w = DefaultWeights()
 	}
-	ix := &Index{an: newAnalyzer(), lex: newLexicon(), w: w, postings: map[string][]posting{}, idf: map[string]float64{}}
+	return newIndex(docs, w, true, true)
+}
+
+func newIndex(docs []Doc, w Weights, compound, fuzzy bool) *Index {
+	ix := &Index{an: newAnalyzer(), lex: newLexicon(), w: w, postings: map[string][]posting{}, idf: map[string]float64{},
+		compound: compound, fuzzy: fuzzy}
+	ix.known = ix.knownWords(docs)
 	fields := make([][3][]string, len(docs))
 	var avg [3]float64
 	for i, d := range docs {
 		ix.names = append(ix.names, d.Name)
-		fields[i][0] = ix.an.terms(d.Name)
+		params := strings.Join(d.Params, " ")
+		fields[i][0] = ix.compoundTerms(d.Name)
 		fields[i][1] = ix.an.terms(d.Summary)
-		fields[i][2] = ix.an.terms(strings.Join(d.Params, " "))
+		fields[i][2] = ix.compoundTerms(params)
 		for f := range avg {
 			avg[f] += float64(len(fields[i][f]))
 		}
@@ -136,11 +154,11 @@ func (ix *Index) Scores(query string) []float64 {
 
 func (ix *Index) score(q map[string]float64) []float64 {
 	scores := make([]float64, len(ix.names))
-	k1 := ix.w.K1
+	k1, delta := ix.w.K1, ix.w.Delta
 	for t, qw := range q {
 		idf := ix.idf[t]
 		for _, p := range ix.postings[t] {
-			scores[p.doc] += qw * idf * p.wtf * (k1 + 1) / (k1 + p.wtf)
+			scores[p.doc] += qw * idf * (p.wtf*(k1+1)/(k1+p.wtf) + delta)
 		}
 	}
 	return scores
@@ -187,6 +205,11 @@ func (ix *Index) expand(query string) map[string]float64 {
 		}
 		t := stem(word)
 		add(t, 1)
+		if _, known := ix.postings[t]; !known {
+			for _, m := range ix.unknownWord(word, t) {
+				add(m.term, m.weight)
+			}
+		}
 		for _, rel := range ix.lex.related(word, t) {
 			for _, rt := range ix.an.terms(rel) {
 				add(rt, ix.w.Expansion)

@@ -50,24 +50,24 @@ rent rental renting lease tenant apartment apartments
 house home homes housing property properties real estate realtor mortgage
 job jobs career careers employment work hiring hire recruit resume cv interview vacancy position salary
 course courses class classes lesson lessons tutorial training learn learning study studying education school university teach teacher tutor
-exam test tests quiz practice preparation ielts toefl sat
+exam test tests quiz practice preparation
 language languages translate translation translator english spanish french german chinese japanese foreign vocabulary grammar
 write writing writer essay article blog content copywriting draft compose
 edit editing proofread grammar polish rewrite paraphrase improve rephrase
 summarize summary summaries summarise digest overview brief gist tldr extract key points
 pdf document documents doc file files paper report
 image images picture pictures photo photos photograph photography visual illustration graphic art artwork
-video videos movie movies film films clip youtube
-music song songs playlist playlists artist album spotify audio track tracks
+video videos movie movies film films clip
+music song songs playlist playlists artist album audio track tracks
 podcast podcasts episode episodes
 book books novel novels reading read library author ebook
 news headlines headline current events latest breaking updates journalism
 weather forecast temperature rain climate
-sport sports game games match matches team teams score scores league football soccer basketball nba nfl baseball tennis
+sport sports game games match matches team teams score scores league football soccer basketball baseball tennis
 stock stocks share shares market markets invest investing investment investor portfolio trading trade equity
 finance financial money bank banking budget accounting
-crypto cryptocurrency bitcoin ethereum blockchain token tokens coin coins nft wallet defi
-tax taxes irs deduction
+crypto cryptocurrency blockchain token tokens coin coins nft wallet defi
+tax taxes deduction
 health medical medicine doctor symptoms disease illness diagnosis treatment hospital clinic
 fitness exercise workout workouts gym training strength muscle cardio
 diet nutrition calories food meal meals healthy
@@ -75,26 +75,26 @@ recipe recipes cook cooking dish dishes meal cuisine ingredients bake baking kit
 restaurant restaurants dining eat dinner lunch menu cafe
 wine wines beer drinks cocktail cocktails beverage
 law laws legal lawyer attorney court contract contracts regulation regulations statute rights
-email emails mail inbox gmail message messages
+email emails mail inbox message messages
 calendar schedule scheduling meeting meetings appointment appointments event events agenda
 reminder reminders todo task tasks checklist notes note memo
 note notes notebook notebooks jot journal
-code coding program programming developer software script scripts source function python javascript
+code coding program programming developer software script scripts source function
 database sql query queries table tables data
 data dataset datasets statistics analytics analysis analyze chart charts graph graphs visualization visualize plot
-spreadsheet spreadsheets excel csv sheet sheets
+spreadsheet spreadsheets csv sheet sheets
 website websites site sites web page pages url link links internet online browser
 scrape scraping crawl crawler fetch extract
 seo ranking keywords traffic marketing advertising ads ad campaign campaigns promotion
-social twitter tweet tweets facebook instagram linkedin reddit tiktok post posts
+social post posts
 map maps location locations directions route routes navigation gps address place places nearby
-astrology horoscope horoscopes zodiac star sign signs tarot
+astrology horoscope horoscopes zodiac
 religion bible scripture prayer faith church god spiritual
 pet pets dog dogs cat cats animal animals veterinary
 plant plants garden gardening flowers houseplant
 art painting paintings museum museums gallery artist artists
 science scientific research researcher academic scholarly papers journal journals study studies
-space nasa astronomy planet planets galaxy stars universe rocket
+space astronomy planet planets galaxy stars universe rocket
 math mathematics calculate calculation calculator equation equations compute arithmetic
 convert conversion converter transform unit units
 quote quotes quotation inspiration inspirational motivational motivation
@@ -104,11 +104,9 @@ fashion clothing clothes outfit outfits wear style apparel dress shoes
 beauty skincare cosmetics makeup skin hair
 kid kids child children toddler preschool
 game games gaming play player puzzle puzzles trivia quiz
-chess board
-ticket tickets show shows concert concerts theater theatre broadway performance
+ticket tickets show shows concert concerts theater theatre performance
 event events festival festivals
 weather storm snow
-surf surfing waves beach ocean
 fuel gas petrol gasoline diesel
 energy electricity power solar
 company companies business businesses startup startups enterprise firm
@@ -120,9 +118,8 @@ chat conversation talk converse discuss
 question questions answer answers ask
 image generate generation create creating design designer drawing draw render
 logo logos brand branding icon icons
-presentation presentations slides slide powerpoint deck
+presentation presentations slides slide deck
 diagram diagrams flowchart chart mindmap
-qr barcode
 resume resumes cv
 idea ideas brainstorm brainstorming
 history historical past archive archives
@@ -139,8 +136,8 @@ baby pregnancy pregnant parenting parent parents
 wedding marriage bride
 dating relationship relationships love partner
 security secure password passwords privacy hack vulnerability
-server servers cloud aws azure gcp infrastructure devops deploy deployment
-repository repo repositories github git
+server servers cloud infrastructure devops deploy deployment
+repository repo repositories
 api apis endpoint endpoints integration
 automation automate automated workflow workflows
 survey surveys form forms poll polls feedback
@@ -148,7 +145,6 @@ review reviews rating ratings opinion opinions
 word words definition definitions dictionary meaning meanings synonym synonyms
 speech voice audio transcribe transcription transcript speak
 slang phrase phrases expression expressions
-exchange currency currencies forex rate rates dollar dollars euro euros yen pound
 economy economic inflation gdp recession
 wealth rich assets asset savings retirement pension
 earnings revenue profit profits income dividend dividends
@@ -157,7 +153,6 @@ buying selling sell sold seller buyer
 home apartment condo neighborhood neighbourhood
 renovation remodel repair decor interior furniture
 browse surf navigate visit
-engine engines google bing
 information info details facts knowledge
 retrieve retrieval get obtain access collect gather
 analyze analyse analysis insight insights evaluate evaluation assess assessment audit
@@ -167,22 +162,19 @@ performance speed fast slow latency
 accessibility usability accessible
 vulnerability vulnerabilities scan scanner scanning exploit malware threat threats
 deploy deployment hosting host publish launch
-ai artificial intelligence gpt llm model models agent agents bot bots
-opinion opinions perspective perspectives viewpoint debate council advice
+ai artificial intelligence llm model models agent agents bot bots
+opinion opinions perspective perspectives viewpoint
 weather sunny cloudy humid wind windy
 trending trends trend popular viral
 headline headlines story stories press
 university college campus degree degrees
 sentence sentences paragraph paragraphs text texts
-word game games puzzle wordle crossword
 rewrite rephrase paraphrase reword restate
 tone formal informal casual professional
-flashcard flashcards memorize memorization revise revision spaced repetition
 picture pictures wallpaper wallpapers
-photorealistic realistic photo lifelike
 describe description explain explanation caption captions interpret
 wardrobe closet outfit clothing
-shirt shirts tshirt hoodie print printing custom merchandise
+shirt shirts tshirt hoodie
 question answering faq
 medication medications drug drugs pharmacy prescription
 symptom symptoms pain ache fever
@@ -193,19 +185,9 @@ weight lose loss fat slim
 team players player roster coach coaches
 schedule fixtures fixture upcoming
 result results outcome outcomes final
-sky constellation telescope
 kid kids family families
 tourist attractions sightseeing landmarks visit places
 cheap affordable budget inexpensive low cost
 luxury premium
 hike hiking trail trails camping outdoor outdoors
-fish fishing hunting
-japan japanese tokyo
-australia australian sydney melbourne
-america american usa states
-europe european
-china chinese
-india indian
-uk britain british england london
-korea korean
-canada canadian`
+fish fishing hunting`
