@@ -26,11 +26,17 @@ type Guard struct {
 	RatePerMinute int
 	// Observe, when set, is told about every call that ran.
 	Observe func(spec Spec, res Result, d time.Duration, attempts int)
+	// RepeatWindow is how long a successful write call answers the same
+	// call (same tool, same normalised arguments) with its first result
+	// instead of writing again (DefaultRepeatWindow when 0; negative
+	// disables). See idempotency.go.
+	RepeatWindow time.Duration
 
 	mu     sync.Mutex
 	fails  map[string]int
 	openTo map[string]time.Time
 	recent []time.Time
+	last   *lastWrite
 }
 
 func (g *Guard) now() time.Time {
@@ -81,6 +87,9 @@ func (g *Guard) breakAfter() int {
 
 // run carries out the call with retries and updates the breaker.
 func (g *Guard) run(ctx context.Context, t Tool, args []byte) Result {
+	if res, ok := g.repeated(t.Spec, args); ok {
+		return res
+	}
 	start := g.now()
 	attempts := 0
 	var res Result
@@ -109,6 +118,7 @@ func (g *Guard) run(ctx context.Context, t Tool, args []byte) Result {
 		res.Error += fmt.Sprintf(" (%s failed %d times in a row and is now unavailable for %s)", t.Spec.Name, g.breakAfter(), cool)
 	}
 	g.mu.Unlock()
+	g.remember(t.Spec, args, res)
 	if g.Observe != nil {
 		g.Observe(t.Spec, res, g.now().Sub(start), attempts)
 	}
