@@ -4,6 +4,7 @@
 package quality
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,12 +73,22 @@ func (s Stats) Percentile(q float64) float64 {
 	return d[max(0, min(i, len(d)-1))]
 }
 
-// Tracker records outcomes and persists them to a JSON file. Safe for
-// concurrent use.
+// Tracker records outcomes and persists them to a JSON file. Several
+// runs may share the file: Save merges this tracker's new outcomes into
+// what is on disk at that moment, under a lock file, so concurrent runs
+// do not lose each other's records. Safe for concurrent use.
 type Tracker struct {
-	path  string
-	mu    sync.Mutex
-	byKey map[string]*Stats
+	path    string
+	mu      sync.Mutex
+	byKey   map[string]*Stats
+	pending map[string][]outcome // recorded since the last Save
+}
+
+// outcome is one recorded call, kept until it is saved.
+type outcome struct {
+	success bool
+	ms      float64
+	at      time.Time
 }
 
 // Key is the identity of a tool across runs: backend and name
@@ -92,42 +103,62 @@ func Key(backend, name string) string {
 // Open loads the statistics at path; a missing file starts empty. An
 // empty path keeps them in memory only.
 func Open(path string) (*Tracker, error) {
-	t := &Tracker{path: path, byKey: map[string]*Stats{}}
+	t := &Tracker{path: path, byKey: map[string]*Stats{}, pending: map[string][]outcome{}}
 	if path == "" {
 		return t, nil
 	}
+	byKey, err := load(path)
+	if err != nil {
+		return nil, err
+	}
+	t.byKey = byKey
+	return t, nil
+}
+
+// load reads the statistics file; a missing one is empty.
+func load(path string) (map[string]*Stats, error) {
+	byKey := map[string]*Stats{}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return t, nil
+		return byKey, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read tool quality: %w", err)
 	}
-	if err := json.Unmarshal(data, &t.byKey); err != nil {
+	if err := json.Unmarshal(data, &byKey); err != nil {
 		return nil, fmt.Errorf("read tool quality %s: %w (delete the file to start over)", path, err)
 	}
-	return t, nil
+	return byKey, nil
 }
 
 // Record adds one outcome.
 func (t *Tracker) Record(key string, success bool, d time.Duration, at time.Time) {
+	o := outcome{success: success, ms: float64(d.Microseconds()) / 1000, at: at}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := t.byKey[key]
+	apply(t.byKey, key, o)
+	t.pending[key] = append(t.pending[key], o)
+}
+
+// apply adds o to the statistics of key in byKey.
+func apply(byKey map[string]*Stats, key string, o outcome) {
+	s := byKey[key]
 	if s == nil {
 		s = &Stats{}
-		t.byKey[key] = s
+		byKey[key] = s
 	}
 	s.Calls++
-	if success {
+	if o.success {
 		s.Successes++
 		s.Consecutive = 0
 	} else {
 		s.Consecutive++
 	}
-	s.Recent = appendWindow(s.Recent, success)
-	s.Durations = appendWindow(s.Durations, float64(d.Microseconds())/1000)
-	s.LastCall = at
+	s.Recent = appendWindow(s.Recent, o.success)
+	s.Durations = appendWindow(s.Durations, o.ms)
+	if o.at.After(s.LastCall) {
+		s.LastCall = o.at
+	}
 }
 
 func appendWindow[T any](xs []T, x T) []T {
@@ -159,22 +190,58 @@ func (t *Tracker) All() map[string]Stats {
 	return out
 }
 
-// Save writes the statistics atomically.
+// Save merges the outcomes recorded since the last Save into the file,
+// as it is now on disk, and writes it atomically; the tracker then holds
+// the merged statistics. A damaged file is replaced by this tracker's
+// records rather than blocking them.
 func (t *Tracker) Save() error {
+	return t.SaveContext(context.Background())
+}
+
+// SaveContext is Save, giving up waiting for the lock when ctx ends.
+func (t *Tracker) SaveContext(ctx context.Context) error {
 	if t.path == "" {
 		return nil
 	}
 	t.mu.Lock()
-	data, err := json.MarshalIndent(t.byKey, "", " ")
-	t.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("encode tool quality: %w", err)
+	defer t.mu.Unlock()
+	if len(t.pending) == 0 {
+		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(t.path), 0o755); err != nil {
 		return fmt.Errorf("save tool quality: %w", err)
 	}
+	unlock, err := lockFile(ctx, t.path+".lock")
+	if err != nil {
+		return fmt.Errorf("save tool quality: %w", err)
+	}
+	defer unlock()
+	merged, err := load(t.path)
+	if err != nil {
+		merged = map[string]*Stats{}
+		for k, s := range t.byKey {
+			merged[k] = s
+		}
+	} else {
+		keys := make([]string, 0, len(t.pending))
+		for k := range t.pending {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			for _, o := range t.pending[k] {
+				apply(merged, k, o)
+			}
+		}
+	}
+	data, err := json.MarshalIndent(merged, "", " ")
+	if err != nil {
+		return fmt.Errorf("encode tool quality: %w", err)
+	}
 	if err := workspace.WriteFileAtomic(t.path, data, 0o644); err != nil {
 		return fmt.Errorf("save tool quality: %w", err)
 	}
+	t.byKey = merged
+	t.pending = map[string][]outcome{}
 	return nil
 }

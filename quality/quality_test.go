@@ -1,8 +1,13 @@
 package quality
 
 import (
+	"context"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -69,4 +74,109 @@ func TestWindowAndPersistence(t *testing.T) {
 	if p50, p95 := s.Percentile(0.5), s.Percentile(0.95); p50 != 50 || p95 != 95 {
 		t.Errorf("p50, p95 = %v, %v; want 50, 95", p50, p95)
 	}
+}
+
+// TestConcurrentRunsMerge opens the same file from several trackers, as
+// concurrent runs do, and checks that no run's records are lost.
+func TestConcurrentRunsMerge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tool_quality.json")
+	const runs, calls = 8, 25
+	trackers := make([]*Tracker, runs)
+	for i := range trackers {
+		tr, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trackers[i] = tr
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, runs)
+	for i, tr := range trackers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < calls; j++ {
+				tr.Record("builtin:shared", j%5 != 0, time.Millisecond, time.Time{})
+				tr.Record(fmt.Sprintf("custom:own%d", i), true, time.Millisecond, time.Time{})
+			}
+			errs <- tr.Save()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	back, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := back.All()
+	if s := all["builtin:shared"]; s.Calls != runs*calls || s.Successes != runs*calls*4/5 {
+		t.Errorf("shared tool: calls %d successes %d, want %d and %d", s.Calls, s.Successes, runs*calls, runs*calls*4/5)
+	}
+	for i := 0; i < runs; i++ {
+		if s := all[fmt.Sprintf("custom:own%d", i)]; s.Calls != calls {
+			t.Errorf("run %d's own tool: %d calls, want %d", i, s.Calls, calls)
+		}
+	}
+	if _, err := os.Stat(path + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("lock file left behind: %v", err)
+	}
+}
+
+func TestSaveTwiceDoesNotDoubleCount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.json")
+	tr, _ := Open(path)
+	outcomes(tr, "k", "++-")
+	for i := 0; i < 2; i++ {
+		if err := tr.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outcomes(tr, "k", "+")
+	if err := tr.Save(); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := Open(path)
+	if s := back.All()["k"]; s.Calls != 4 || s.Successes != 3 {
+		t.Errorf("after saves: calls %d successes %d, want 4 and 3", s.Calls, s.Successes)
+	}
+}
+
+func TestSaveLock(t *testing.T) {
+	t.Run("a held lock makes Save wait and give up with ctx", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "q.json")
+		if err := os.WriteFile(path+".lock", nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := Open(path)
+		outcomes(tr, "k", "+")
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if err := tr.SaveContext(ctx); err == nil || !strings.Contains(err.Error(), "another reach is saving") {
+			t.Errorf("SaveContext with the lock held = %v, want a lock error", err)
+		}
+	})
+	t.Run("a stale lock is broken", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "q.json")
+		if err := os.WriteFile(path+".lock", nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Minute)
+		if err := os.Chtimes(path+".lock", old, old); err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := Open(path)
+		outcomes(tr, "k", "+")
+		if err := tr.Save(); err != nil {
+			t.Fatalf("Save over a stale lock: %v", err)
+		}
+		back, _ := Open(path)
+		if back.All()["k"].Calls != 1 {
+			t.Error("record not saved")
+		}
+	})
 }
