@@ -24,16 +24,17 @@ import (
 	"github.com/reach-agent/reach/tools/toolsearch"
 )
 
-// QualityFile is where tool quality records live in the state dir (the
-// memory database has no tool_quality table yet).
+// QualityFile is where tool quality records live in the state dir;
+// concurrent runs merge into it on save (quality.Tracker.Save).
 const QualityFile = "tool_quality.json"
 
 // tracking is the run-time side of the grounding layer: the quality
 // tracker, tool retrieval and the audit log of one session.
 type tracking struct {
 	session string
+	phase   string // of every call when there is no retrieval (mcp serve)
 	tracker *quality.Tracker
-	offer   *toolsearch.Offer
+	offer   *toolsearch.Offer // nil without retrieval
 	log     *audit.Log
 	sink    events.Sink
 
@@ -42,11 +43,39 @@ type tracking struct {
 }
 
 // Track turns on, for the session, everything that watches tool calls:
-// the executor's guard (retries, breaker, rate limit), quality records
-// (persisted in the state dir, feeding the ranking penalty), tool
-// retrieval with tool_search above max_tools, and the audit log
-// (<state dir>/audit/<session>.jsonl). Close the Grounding to save them.
+// the executor's guard (retries, breaker, rate limit, write repeats),
+// quality records (persisted in the state dir, feeding the ranking
+// penalty), tool retrieval with tool_search above max_tools, and the
+// audit log (<state dir>/audit/<session>.jsonl). Close the Grounding to
+// save them.
 func (g *Grounding) Track(tb *Toolbox, cfg *config.Config, session string, sink events.Sink) error {
+	tr, err := g.trackCalls(tb, cfg, session, sink)
+	if err != nil {
+		return err
+	}
+	opts := toolsearch.Options{
+		Task:    cfg.Task(),
+		Penalty: func(s tools.Spec) float64 { return tr.tracker.Penalty(quality.Key(s.Backend, s.Name)) },
+		Allowed: scopeAllowed,
+		Report: func(err error) {
+			tr.sink.Emit(events.Notice{Level: "warn", Text: "tool retrieval: " + err.Error()})
+		},
+	}
+	if e := Embedder(cfg, cfg.EmbeddingModel); e != nil {
+		opts.Embedder = e
+	}
+	tr.offer = toolsearch.New(opts)
+	if err := tb.Registry.Register(tr.offer.Tool()); err != nil {
+		return fmt.Errorf("register %s: %w", toolsearch.Name, err)
+	}
+	return nil
+}
+
+// trackCalls is the part of Track that needs no model: guard, quality
+// records and audit log, every call of the executor written under phase
+// (when there is no retrieval to say which phase). `reach mcp serve` uses
+// it alone.
+func (g *Grounding) trackCalls(tb *Toolbox, cfg *config.Config, session string, sink events.Sink) (*tracking, error) {
 	if sink == nil {
 		sink = events.Discard{}
 	}
@@ -54,7 +83,7 @@ func (g *Grounding) Track(tb *Toolbox, cfg *config.Config, session string, sink 
 		session = "run-" + time.Now().UTC().Format("20060102-150405.000")
 	}
 	if _, err := EnsureStateDir(cfg.ProjectStateDir, "audit"); err != nil {
-		return err
+		return nil, err
 	}
 	tracker, err := quality.Open(filepath.Join(cfg.ProjectStateDir, QualityFile))
 	if err != nil {
@@ -64,29 +93,13 @@ func (g *Grounding) Track(tb *Toolbox, cfg *config.Config, session string, sink 
 	}
 	log, err := audit.Open(audit.Dir(cfg.ProjectStateDir), session)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tr := &tracking{session: session, tracker: tracker, log: log, sink: sink}
-	opts := toolsearch.Options{
-		Task:    cfg.Task(),
-		Penalty: func(s tools.Spec) float64 { return tracker.Penalty(quality.Key(s.Backend, s.Name)) },
-		Allowed: scopeAllowed,
-		Report: func(err error) {
-			sink.Emit(events.Notice{Level: "warn", Text: "tool retrieval: " + err.Error()})
-		},
-	}
-	if e := Embedder(cfg, cfg.EmbeddingModel); e != nil {
-		opts.Embedder = e
-	}
-	tr.offer = toolsearch.New(opts)
-	if err := tb.Registry.Register(tr.offer.Tool()); err != nil {
-		log.Close()
-		return fmt.Errorf("register %s: %w", toolsearch.Name, err)
-	}
 	tb.Executor.Guard = &tools.Guard{}
 	tb.Executor.Audit = tr.record
 	g.track = tr
-	return nil
+	return tr, nil
 }
 
 // Embedder is the main endpoint's /embeddings for model, behind the
@@ -132,7 +145,12 @@ func (g *Grounding) ToolOffer() agent.ToolOffer {
 
 // record is the executor's audit hook: one audit line, one quality record.
 func (tr *tracking) record(_ context.Context, rec tools.CallRecord) {
-	cur := tr.offer.Current()
+	var cur toolsearch.Turn
+	if tr.offer != nil {
+		cur = tr.offer.Current()
+	} else {
+		cur.Phase = tr.phase
+	}
 	e := audit.Entry{
 		Time: rec.Start, Session: tr.session, Phase: cur.Phase, Tool: rec.Call.Name, Backend: rec.Spec.Backend,
 		CallID: rec.Call.ID, Offered: cur.Offered, Arguments: json.RawMessage(rec.Call.Arguments),

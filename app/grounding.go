@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"time"
 
 	"github.com/reach-agent/reach/approval"
 	"github.com/reach-agent/reach/config"
@@ -13,6 +15,7 @@ import (
 	"github.com/reach-agent/reach/output"
 	"github.com/reach-agent/reach/tools"
 	"github.com/reach-agent/reach/tools/custom"
+	"github.com/reach-agent/reach/tools/toolsearch"
 	"github.com/reach-agent/reach/version"
 	"github.com/reach-agent/reach/workspace"
 )
@@ -93,8 +96,10 @@ func (tb *Toolbox) Ground(ctx context.Context, cfg *config.Config, sink events.S
 // ServeMCP serves reach's own tools over MCP on the streams of io until
 // the client disconnects. Calls pass the same executor, approval policy
 // and checkpoints as an agent run; with no terminal to ask, commands that
-// need approval are refused unless --cowboy-mode.
-func ServeMCP(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, dir string) error {
+// need approval are refused unless --cowboy-mode. Every call is audited
+// (session mcp-<time>, phase "mcp") and counted in the quality records,
+// as in a run; warnings go to stderr, since stdout is the protocol.
+func ServeMCP(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, dir string) (err error) {
 	root, err := workspace.New(dir)
 	if err != nil {
 		return err
@@ -107,8 +112,19 @@ func ServeMCP(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, 
 	if err != nil {
 		return err
 	}
+	g := &Grounding{}
+	session := "mcp-" + time.Now().UTC().Format("20060102-150405.000")
+	tr, err := g.trackCalls(tb, cfg, session, &output.Plain{Out: io.ErrOut, Progress: io.ErrOut})
+	if err != nil {
+		return err
+	}
+	tr.phase = ServePhase
+	defer func() { err = errors.Join(err, g.Close()) }()
 	return mcp.Serve(ctx, io.In, io.Out, tb.Registry.Select(mcp.Served), tb.Executor, version.String())
 }
+
+// ServePhase is the phase the audit log gives calls served over MCP.
+const ServePhase = "mcp"
 
 // AllToolSpecs registers every tool a run would have (built-in,
 // integrations, custom, MCP) and returns their specs; call the returned
@@ -130,4 +146,16 @@ func AllToolSpecs(ctx context.Context, io *iostreams.IOStreams, cfg *config.Conf
 		return nil, nil, err
 	}
 	return tb.Registry.Specs(), func() { ground.Close() }, nil
+}
+
+// ListedSpecs are the tools `reach tools list` shows: every registered
+// tool and tool_search, which a run adds when retrieval is active.
+func ListedSpecs(tb *Toolbox) []tools.Spec {
+	specs := tb.Registry.Specs()
+	if _, ok := tb.Registry.Lookup(toolsearch.Name); ok {
+		return specs
+	}
+	specs = append(specs, toolsearch.ListedSpec())
+	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
+	return specs
 }

@@ -36,7 +36,7 @@ func ListTools(io *iostreams.IOStreams, cfg *config.Config, dir string) error {
 	defer ground.Close()
 	w := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tBACKEND\tSIDE EFFECT\tSUMMARY")
-	for _, s := range tb.Registry.Specs() {
+	for _, s := range ListedSpecs(tb) {
 		summary := s.Summary
 		if i := strings.Index(summary, ". "); i > 0 && !io.IsStdoutTTY() {
 			summary = summary[:i+1]

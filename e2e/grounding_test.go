@@ -131,4 +131,17 @@ func TestMCPServeWithTheSDKClient(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "made-by-mcp")); err == nil {
 		t.Error("a command that needs approval ran without it")
 	}
+	// The served calls are audited and counted like a run's.
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	res := run(t, dir, nil, "audit")
+	for _, want := range []string{"4 calls", "mcp-", "ripgrep_search  allowed", "file_str_replace  allowed", "run_shell_command  denied"} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("reach audit after mcp serve lacks %q:\n%s\n%s", want, res.stdout, res.stderr)
+		}
+	}
+	if res := run(t, dir, nil, "tools", "stats"); !strings.Contains(res.stdout, "builtin:file_str_replace") {
+		t.Errorf("reach tools stats after mcp serve lacks the served calls:\n%s\n%s", res.stdout, res.stderr)
+	}
 }

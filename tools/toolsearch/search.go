@@ -30,6 +30,15 @@ func Spec() tools.Spec {
 	}
 }
 
+// ListedSpec is Spec as `reach tools list` shows it: a tool that exists
+// only while retrieval is active, which the summary says first.
+func ListedSpec() tools.Spec {
+	s := Spec()
+	s.Summary = fmt.Sprintf("Find more tools by describing what you need (offered only while tool retrieval is active: when a phase has more than %d tools). ", DefaultMaxTools) +
+		s.Summary
+	return s
+}
+
 // Tool is tool_search over o.
 func (o *Offer) Tool() tools.Tool {
 	return tools.Tool{Spec: Spec(), Run: func(ctx context.Context, raw json.RawMessage) tools.Result {
