@@ -17,6 +17,7 @@ import (
 	"github.com/reach-agent/reach/config"
 	"github.com/reach-agent/reach/events"
 	"github.com/reach-agent/reach/iostreams"
+	"github.com/reach-agent/reach/llm"
 	"github.com/reach-agent/reach/phases"
 	"github.com/reach-agent/reach/quality"
 	"github.com/reach-agent/reach/retrieval"
@@ -100,6 +101,16 @@ func (g *Grounding) trackCalls(tb *Toolbox, cfg *config.Config, session string, 
 	tb.Executor.Audit = tr.record
 	g.track = tr
 	return tr, nil
+}
+
+// PickServersWith turns on retrieval's first pass: when a phase's tools
+// come from toolsearch.DefaultServerThreshold MCP servers or more, model
+// is asked once which servers the task needs. No-op before Track.
+func (g *Grounding) PickServersWith(client llm.Client, model string) {
+	if g == nil || g.track == nil || g.track.offer == nil {
+		return
+	}
+	g.track.offer.SetServerPicker(toolsearch.ServerPicker{Client: client, Model: model}, 0)
 }
 
 // Embedder is the main endpoint's /embeddings for model, behind the

@@ -64,6 +64,14 @@ type Offer struct {
 	offered  int           // how many tools the latest turn offered
 	lastUsed []string      // tools called in the latest turn with calls
 	reported bool
+
+	// The first pass over very many MCP servers (servers.go).
+	picker interface {
+		Pick(ctx context.Context, task string, servers []Server) ([]string, error)
+	}
+	pickAt int
+	picked bool
+	chosen map[string]bool // nil: every server
 }
 
 // conversation is the stable offer of one history.
@@ -75,6 +83,9 @@ type conversation struct {
 	extra   []string // offered pool tools, in offer order
 	scores  map[string]float64
 	pending []string // found by tool_search, offered from the next turn
+	// servers the first pass chose; nil ranks every server's tools into
+	// the offer (tool_search always searches them all).
+	servers map[string]bool
 }
 
 // New returns an Offer with opts.
@@ -132,6 +143,7 @@ func (o *Offer) start(ctx context.Context, t agent.OfferTurn) *conversation {
 	}
 	c.core = append(c.core, Spec())
 	c.rank = o.ranker(ctx, c.pool)
+	c.servers = o.pickServers(ctx, o.opts.Task+"\n"+lastUser(t.Messages), c.pool)
 	o.addRanked(ctx, c, o.opts.Task+"\n"+lastUser(t.Messages), o.k(c))
 	return c
 }
@@ -146,6 +158,9 @@ func (o *Offer) addRanked(ctx context.Context, c *conversation, query string, n 
 	for _, cand := range o.rankFor(ctx, c, query) {
 		if n == 0 {
 			break
+		}
+		if c.servers != nil && !c.fromChosen(cand.Name) {
+			continue
 		}
 		if c.add(cand.Name, cand.Score) {
 			n--
@@ -218,6 +233,18 @@ func (o *Offer) Current() Turn {
 // custom tools.
 func Core(s tools.Spec) bool {
 	return !strings.HasPrefix(s.Backend, "mcp:") && s.Backend != "custom"
+}
+
+// fromChosen says whether a pool tool is from a server the first pass
+// chose (tools of other backends always are).
+func (c *conversation) fromChosen(name string) bool {
+	for _, s := range c.pool {
+		if s.Name == name {
+			sv := serverOf(s)
+			return sv == "" || c.servers[sv]
+		}
+	}
+	return false
 }
 
 // add offers a pool tool; it reports whether it was new.
