@@ -163,3 +163,24 @@ func BenchmarkTreeGOROOT(b *testing.B) {
 		}
 	}
 }
+
+// TestCutCountMatchesFullListing checks that what is counted past the
+// limit is exactly what a listing without the limit would show.
+func TestCutCountMatchesFullListing(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{".gitignore": "*.tmp\n", "a/.gitignore": "skip/\n"}
+	for _, p := range []string{"a/1.go", "a/2.go", "a/x.tmp", "a/skip/s.go", "a/b/3.go", "a/b/c/4.go", "d/5.go", "d/e/6.go", "7.go"} {
+		files[p] = ""
+	}
+	root := fixture(t, files)
+	args := json.RawMessage(`{"max_depth":3}`)
+	full := Tool(root, Options{}).Run(context.Background(), args)
+	total := strings.Count(full.Output, "\n") - 1 // minus the header
+	for _, limit := range []int{1, 3, 5} {
+		res := Tool(root, Options{MaxEntries: limit}).Run(context.Background(), args)
+		want := fmt.Sprintf("[%d more entries not shown (limit %d)", total-limit, limit)
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("limit %d: want %q in\n%s\n(full listing:\n%s)", limit, want, res.Output, full.Output)
+		}
+	}
+}
