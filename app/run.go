@@ -111,10 +111,13 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 		prompter = human.NewConsole(t.IO.In, t.IO.ErrOut, true) // approvals, ask_human and chat share the terminal
 	}
 	safe, err := newSafety(ctx, cfg, root, sink) // policy, sandbox, checkpoints (app/safety.go)
+	if err == nil {
+		err = safe.prepare()
+	}
 	if err != nil {
 		return agent.Report{}, err
 	}
-	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive, Policy: safe.policy})
+	gate := approval.NewGate(prompter, sink, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive, Policy: safe})
 	tb, err := run.toolbox(root, gate, cfg, prompter, meter)
 	if err == nil {
 		err = tb.Integrate(cfg)

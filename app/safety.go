@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sync"
 
+	"github.com/reach-agent/reach/approval"
 	"github.com/reach-agent/reach/checkpoint"
 	"github.com/reach-agent/reach/config"
 	"github.com/reach-agent/reach/events"
@@ -19,58 +23,124 @@ import (
 // safety holds the guarantees of SPEC §5 for one run: the shell policy
 // (given to the approval gate), the OS sandbox (a shell.Runner hook) and
 // the checkpoints taken before every change.
+//
+// Probing the kernel and opening the checkpoint store cost tens of
+// milliseconds, so both happen on first need: `reach tools call` of a
+// read-only tool pays for neither. A run calls prepare to do it up front
+// and to say plainly when the sandbox cannot confine.
 type safety struct {
-	policy      *policy.Policy
-	sandbox     *sandbox.Sandbox
-	aider       *sandbox.Sandbox // the same confinement, with the network
-	checkpoints *checkpoint.Store
-	sink        events.Sink
+	cfg  *config.Config
+	root *workspace.Root
+	sink events.Sink
+
+	once    sync.Once
+	err     error
+	policy  *policy.Policy
+	sandbox *sandbox.Sandbox
+	aider   *sandbox.Sandbox // the same confinement, with the network
+
+	store func() (*checkpoint.Store, error)
 }
 
-// newSafety builds the policy, sandbox and checkpoint store for root. A
-// bad [policy] rule is a usage error. When the sandbox cannot confine on
-// this kernel, sink hears it once, plainly.
+// newSafety checks the [policy] rules (a bad rule is a usage error) and
+// returns the run's safety, built on first use.
 func newSafety(ctx context.Context, cfg *config.Config, root *workspace.Root, sink events.Sink) (*safety, error) {
 	if sink == nil {
 		sink = events.Discard{}
 	}
-	sb, err := newSandbox(cfg, root.Dir())
-	if err != nil {
+	if _, err := newPolicy(cfg, root.Dir(), false); err != nil {
 		return nil, err
 	}
-	pol, err := newPolicy(cfg, root.Dir(), sb)
-	if err != nil {
-		return nil, err
-	}
-	aiderCfg := *cfg
-	aiderCfg.AllowNetwork = true
-	aiderSB, err := newSandbox(&aiderCfg, root.Dir())
-	if err != nil {
-		return nil, err
-	}
-	store, err := checkpoint.Open(ctx, root.Dir())
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Sandbox != config.SandboxOff && !sb.Confines() {
-		sink.Emit(events.Notice{Level: "warn", Text: "sandbox: " + sb.Describe()})
-	}
-	return &safety{policy: pol, sandbox: sb, aider: aiderSB, checkpoints: store, sink: sink}, nil
+	s := &safety{cfg: cfg, root: root, sink: sink}
+	s.store = sync.OnceValues(func() (*checkpoint.Store, error) {
+		return checkpoint.Open(context.WithoutCancel(ctx), root.Dir())
+	})
+	return s, nil
 }
 
-func newSandbox(cfg *config.Config, root string) (*sandbox.Sandbox, error) {
+// build probes the kernel once and makes the sandboxes and the policy.
+func (s *safety) build() error {
+	s.once.Do(func() {
+		support := sandbox.Probe()
+		if s.sandbox, s.err = newSandbox(s.cfg, s.root.Dir(), support); s.err != nil {
+			return
+		}
+		aiderCfg := *s.cfg
+		aiderCfg.AllowNetwork = true
+		if s.aider, s.err = newSandbox(&aiderCfg, s.root.Dir(), support); s.err != nil {
+			return
+		}
+		s.policy, s.err = newPolicy(s.cfg, s.root.Dir(), s.sandbox.Confines())
+	})
+	return s.err
+}
+
+// prepare builds everything now and warns once when shell commands will
+// not be confined.
+func (s *safety) prepare() error {
+	if err := s.build(); err != nil {
+		return err
+	}
+	if _, err := s.store(); err != nil {
+		return err
+	}
+	if s.cfg.Sandbox != config.SandboxOff && !s.sandbox.Confines() {
+		s.sink.Emit(events.Notice{Level: "warn", Text: "sandbox: " + s.sandbox.Describe()})
+	}
+	return nil
+}
+
+// Decide implements approval.Policy.
+func (s *safety) Decide(command string) approval.Verdict {
+	if err := s.build(); err != nil {
+		return approval.Verdict{Action: approval.Deny, Rule: "safety-unavailable", Reason: "refused: the shell policy could not be set up: " + err.Error()}
+	}
+	return s.policy.Decide(command)
+}
+
+// readOnly reports whether the policy sees command as read-only.
+func (s *safety) readOnly(command string) bool {
+	return s.build() == nil && s.policy.Check(command).ReadOnly
+}
+
+// prepareCmd and prepareAider are the shell runners' sandbox hooks.
+func (s *safety) prepareCmd(cmd *exec.Cmd) error {
+	if err := s.build(); err != nil {
+		return err
+	}
+	return s.sandbox.Prepare(cmd)
+}
+
+func (s *safety) prepareAider(cmd *exec.Cmd) error {
+	if err := s.build(); err != nil {
+		return err
+	}
+	return s.aider.Prepare(cmd)
+}
+
+// take records a checkpoint labelled reason.
+func (s *safety) take(ctx context.Context, reason string) error {
+	store, err := s.store()
+	if err != nil {
+		return err
+	}
+	_, _, err = store.Take(ctx, reason)
+	return err
+}
+
+func newSandbox(cfg *config.Config, root string, support sandbox.Support) (*sandbox.Sandbox, error) {
 	return sandbox.New(sandbox.Options{
 		Mode:         sandbox.Mode(cfg.Sandbox),
 		AllowNetwork: cfg.AllowNetwork,
 		Root:         root,
 		Extra:        buildCaches(),
-		Support:      sandbox.Probe(),
+		Support:      support,
 	})
 }
 
-func newPolicy(cfg *config.Config, root string, sb *sandbox.Sandbox) (*policy.Policy, error) {
+func newPolicy(cfg *config.Config, root string, sandboxed bool) (*policy.Policy, error) {
 	pol, err := policy.New(policy.Options{
-		Root: root, Env: os.Environ(), Sandboxed: sb.Confines(),
+		Root: root, Env: os.Environ(), Sandboxed: sandboxed,
 		Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, Deny: cfg.Policy.Deny,
 	})
 	if err != nil {
@@ -100,8 +170,8 @@ func buildCaches() []string {
 // --test-cmd) and on aider's (with the network, which aider needs for its
 // model), and checkpoints before every allowed change.
 func (s *safety) attach(tb *Toolbox) {
-	tb.Shell.Prepare = s.sandbox.Prepare
-	tb.Aider.Prepare = s.aider.Prepare
+	tb.Shell.Prepare = s.prepareCmd
+	tb.Aider.Prepare = s.prepareAider
 	tb.Executor.Gate = &checkpointGate{inner: tb.Executor.Gate, s: s}
 }
 
@@ -124,7 +194,7 @@ func (g *checkpointGate) Check(ctx context.Context, spec tools.Spec, args json.R
 	if !needed {
 		return d, nil
 	}
-	if _, _, err := g.s.checkpoints.Take(ctx, reason); err != nil {
+	if err := g.s.take(ctx, reason); err != nil {
 		return tools.Decision{Rule: "checkpoint-failed", Reason: fmt.Sprintf(
 			"not run: the checkpoint that makes this change undoable failed (%v); nothing was changed", err)}, nil
 	}
@@ -134,10 +204,10 @@ func (g *checkpointGate) Check(ctx context.Context, spec tools.Spec, args json.R
 // beforeTests takes a checkpoint before --test-cmd runs, unless the
 // policy sees the command as read-only: test suites can write too.
 func (s *safety) beforeTests(ctx context.Context, command string) error {
-	if s.policy.Check(command).ReadOnly {
+	if s.readOnly(command) {
 		return nil
 	}
-	if _, _, err := s.checkpoints.Take(ctx, "before the test command: "+command); err != nil {
+	if err := s.take(ctx, "before the test command: "+command); err != nil {
 		return fmt.Errorf("checkpoint before the test command: %w", err)
 	}
 	return nil
@@ -158,7 +228,7 @@ func (s *safety) needsCheckpoint(spec tools.Spec, args json.RawMessage) (string,
 	case tools.Write:
 		return "before " + spec.Name + " " + a.Filepath + a.Path, true
 	}
-	if a.Command != nil && s.policy.Check(*a.Command).ReadOnly {
+	if a.Command != nil && s.readOnly(*a.Command) {
 		return "", false
 	}
 	if a.Command != nil {
@@ -169,23 +239,22 @@ func (s *safety) needsCheckpoint(spec tools.Spec, args json.RawMessage) (string,
 
 // CheckCommand prints what the policy decides about command (reach policy
 // check) and returns 0 allow, 1 ask, 2 deny.
-func CheckCommand(out, errOut interface{ Write([]byte) (int, error) }, cfg *config.Config, dir, command string) int {
+func CheckCommand(out, errOut io.Writer, cfg *config.Config, dir, command string) int {
 	root, err := workspace.New(dir)
 	if err != nil {
 		fmt.Fprintf(errOut, "reach: %v\n", err)
 		return ExitUsage
 	}
-	sb, err := newSandbox(cfg, root.Dir())
-	if err != nil {
-		fmt.Fprintf(errOut, "reach: %v\n", err)
-		return ExitFailed
-	}
-	pol, err := newPolicy(cfg, root.Dir(), sb)
+	s, err := newSafety(context.Background(), cfg, root, nil)
 	if err != nil {
 		fmt.Fprintf(errOut, "reach: %v\n", err)
 		return ExitUsage
 	}
-	rep := pol.Check(command)
+	if err := s.build(); err != nil {
+		fmt.Fprintf(errOut, "reach: %v\n", err)
+		return ExitFailed
+	}
+	rep := s.policy.Check(command)
 	fmt.Fprintf(out, "decision: %s\nrule: %s\n", rep.Verdict.Action, rep.Verdict.Rule)
 	if rep.Verdict.Reason != "" {
 		fmt.Fprintf(out, "reason: %s\n", rep.Verdict.Reason)
@@ -194,13 +263,19 @@ func CheckCommand(out, errOut interface{ Write([]byte) (int, error) }, cfg *conf
 	for _, c := range rep.Commands {
 		fmt.Fprintf(out, "  %-5s %s  [%s]\n", c.Action, c.Command, c.Rule)
 	}
-	return int(map[string]int{"allow": 0, "ask": 1, "deny": 2}[rep.Verdict.Action.String()])
+	switch rep.Verdict.Action {
+	case approval.Allow:
+		return 0
+	case approval.Deny:
+		return 2
+	}
+	return 1
 }
 
 // SandboxStatus says in one line what the sandbox does on this machine
 // with cfg (for reach doctor).
 func SandboxStatus(cfg *config.Config, dir string) string {
-	sb, err := newSandbox(cfg, dir)
+	sb, err := newSandbox(cfg, dir, sandbox.Probe())
 	if err != nil {
 		return err.Error()
 	}

@@ -70,7 +70,7 @@ func CallTool(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, 
 		fmt.Fprintf(io.ErrOut, "reach: %v\n", err)
 		return ExitUsage
 	}
-	gate := approval.NewGate(prompter, events.Discard{}, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive, Policy: safe.policy})
+	gate := approval.NewGate(prompter, events.Discard{}, approval.Options{Cowboy: cfg.Cowboy, Interactive: interactive, Policy: safe})
 	tb, err := NewToolbox(root, gate)
 	if err == nil {
 		err = tb.Integrate(cfg)
