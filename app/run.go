@@ -143,7 +143,7 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	client := t.Steps.Client(newClient(cfg.Endpoint))
 	model := cfg.Model
 	ground.PickServersWith(client, model) // retrieval's first pass over very many MCP servers (app/audit.go)
-	if info, ok := llm.LookupModel(model); ok {
+	if info, ok := modelInfo(cfg, model); ok {
 		meter.Price = func(u llm.Usage) float64 { return u.Cost(info) }
 	}
 	if cfg.MaxTokens != nil {

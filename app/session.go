@@ -170,7 +170,7 @@ func (s *sessionRun) configure(r *agent.Runner, cfg *config.Config, client llm.C
 		}
 		return wm
 	}
-	info, _ := llm.LookupModel(cfg.Model)
+	info, _ := modelInfo(cfg, cfg.Model)
 	comp := &agent.Compactor{Client: client, Model: cfg.Model, Window: info.ContextWindow, Sink: s.sink, Meter: meter}
 	r.Loop.Compact = comp.Compact
 }

@@ -163,6 +163,9 @@ type Config struct {
 	NoTUI             bool
 
 	Policy Policy
+	// Models corrects the built-in model table: context windows and prices
+	// by model name ([models."name"] in config files; later files win).
+	Models map[string]ModelOverride
 
 	// Files lists the config files that were read, lowest precedence first.
 	Files []string

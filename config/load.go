@@ -331,6 +331,12 @@ func (r *resolver) resolveRest(c *Config, env Env) {
 		c.Policy.Allow = append(c.Policy.Allow, l.s.Policy.Allow.V...)
 		c.Policy.Ask = append(c.Policy.Ask, l.s.Policy.Ask.V...)
 		c.Policy.Deny = append(c.Policy.Deny, l.s.Policy.Deny.V...)
+		for name, o := range l.s.Models {
+			if c.Models == nil {
+				c.Models = map[string]ModelOverride{}
+			}
+			c.Models[name] = o.merge(c.Models[name])
+		}
 	}
 }
 

@@ -142,6 +142,7 @@ type settings struct {
 	NoTUI           opt[bool]   `toml:"no_tui"`
 
 	Policy policySettings `toml:"policy"`
+	Models modelsSettings `toml:"models"`
 }
 
 // perRunKeys are flags that make sense for one run only, by file key.
