@@ -33,13 +33,18 @@ type frameStats struct {
 	frames int
 	total  time.Duration
 	worst  time.Duration
-	all    []time.Duration
+	// worstAt is the index of the worst frame: the first frame pays for
+	// glamour's renderer set-up, later ones should not.
+	worstAt int
+	all     []time.Duration
 }
 
 func (f *frameStats) add(d time.Duration) {
+	if d > f.worst {
+		f.worst, f.worstAt = d, f.frames
+	}
 	f.frames++
 	f.total += d
-	f.worst = max(f.worst, d)
 	f.all = append(f.all, d)
 }
 
@@ -65,6 +70,7 @@ func (f *frameStats) report(b *testing.B, toks int) {
 	b.ReportMetric(float64(f.total.Nanoseconds())/float64(b.N*toks), "ns/token")
 	b.ReportMetric(float64(f.worst.Microseconds())/1000, "worst-frame-ms")
 	b.ReportMetric(float64(f.p99().Microseconds())/1000, "p99-frame-ms")
+	b.ReportMetric(float64(f.worstAt), "worst-frame-index")
 }
 
 // BenchmarkStream20kTokens streams 20 000 tokens at full speed into one
