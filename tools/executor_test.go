@@ -136,3 +136,18 @@ func TestRegisterRejects(t *testing.T) {
 		t.Fatalf("defaults not filled: %+v", s.Spec)
 	}
 }
+
+func TestTypedDecodesArguments(t *testing.T) {
+	t.Parallel()
+	tool := Typed(Spec{Name: "typed"}, func(_ context.Context, a struct {
+		N int `json:"n"`
+	}) Result {
+		return OK(strings.Repeat("x", a.N))
+	})
+	if res := tool.Run(context.Background(), json.RawMessage(`{"n":3}`)); !res.Success || res.Output != "xxx" {
+		t.Fatalf("decoded call: %+v", res)
+	}
+	if res := tool.Run(context.Background(), json.RawMessage(`{"n":"three"}`)); res.Success || !strings.Contains(res.Error, "decode arguments") {
+		t.Fatalf("bad arguments: %+v", res)
+	}
+}

@@ -74,3 +74,15 @@ type Tool struct {
 	Spec Spec
 	Run  Handler
 }
+
+// Typed builds a Tool whose handler receives its arguments decoded into A
+// (after the executor has validated them against the schema).
+func Typed[A any](spec Spec, run func(ctx context.Context, args A) Result) Tool {
+	return Tool{Spec: spec, Run: func(ctx context.Context, raw json.RawMessage) Result {
+		a, err := Decode[A](raw)
+		if err != nil {
+			return Fail(err.Error())
+		}
+		return run(ctx, a)
+	}}
+}

@@ -58,26 +58,19 @@ type args struct {
 
 // Tool returns fuzzy_find_project_files working inside root.
 func Tool(root *workspace.Root, opts Options) tools.Tool {
-	return tools.Tool{
-		Spec: tools.Spec{
-			Name: Name,
-			Summary: "Find project files by approximate name or path (typos, abbreviations like parent/stem, camelCase initials); " +
-				"returns [[path, score], …] best first, scores 0-100. Use it when you know roughly what a file is called; " +
-				"to find text inside files use ripgrep_search.",
-			Parameters: json.RawMessage(schema),
-			SideEffect: tools.Read,
-			Idempotent: true,
-			Timeout:    30 * time.Second,
-			Groups:     []string{tools.GroupBase},
-		},
-		Run: func(ctx context.Context, raw json.RawMessage) tools.Result {
-			a, err := tools.Decode[args](raw)
-			if err != nil {
-				return tools.Fail(err.Error())
-			}
-			return find(ctx, root, opts, a)
-		},
-	}
+	return tools.Typed(tools.Spec{
+		Name: Name,
+		Summary: "Find project files by approximate name or path (typos, abbreviations like parent/stem, camelCase initials); " +
+			"returns [[path, score], …] best first, scores 0-100. Use it when you know roughly what a file is called; " +
+			"to find text inside files use ripgrep_search.",
+		Parameters: json.RawMessage(schema),
+		SideEffect: tools.Read,
+		Idempotent: true,
+		Timeout:    30 * time.Second,
+		Groups:     []string{tools.GroupBase},
+	}, func(ctx context.Context, a args) tools.Result {
+		return find(ctx, root, opts, a)
+	})
 }
 
 func find(ctx context.Context, root *workspace.Root, opts Options, a args) tools.Result {

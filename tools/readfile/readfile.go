@@ -59,25 +59,18 @@ func Tool(root *workspace.Root, opts Options) tools.Tool {
 	if opts.MaxFileBytes <= 0 {
 		opts.MaxFileBytes = MaxFileBytes
 	}
-	return tools.Tool{
-		Spec: tools.Spec{
-			Name: Name,
-			Summary: "Read a text file of the project with numbered lines, 2000 lines at a time (offset/limit for more). " +
-				"Use it once you know which file matters; to find where something is, use ripgrep_search first. Binary files are refused.",
-			Parameters: json.RawMessage(schema),
-			SideEffect: tools.Read,
-			Idempotent: true,
-			Timeout:    30 * time.Second,
-			Groups:     []string{tools.GroupBase},
-		},
-		Run: func(ctx context.Context, raw json.RawMessage) tools.Result {
-			a, err := tools.Decode[args](raw)
-			if err != nil {
-				return tools.Fail(err.Error())
-			}
-			return read(root, opts, a)
-		},
-	}
+	return tools.Typed(tools.Spec{
+		Name: Name,
+		Summary: "Read a text file of the project with numbered lines, 2000 lines at a time (offset/limit for more). " +
+			"Use it once you know which file matters; to find where something is, use ripgrep_search first. Binary files are refused.",
+		Parameters: json.RawMessage(schema),
+		SideEffect: tools.Read,
+		Idempotent: true,
+		Timeout:    30 * time.Second,
+		Groups:     []string{tools.GroupBase},
+	}, func(_ context.Context, a args) tools.Result {
+		return read(root, opts, a)
+	})
 }
 
 func read(root *workspace.Root, opts Options, a args) tools.Result {

@@ -70,26 +70,19 @@ func Tool(root *workspace.Root, opts Options) tools.Tool {
 	if opts.MaxEntries <= 0 {
 		opts.MaxEntries = MaxEntries
 	}
-	return tools.Tool{
-		Spec: tools.Spec{
-			Name: Name,
-			Summary: "Show a directory of the project as a tree (directories first, .gitignore honoured), one level by default; " +
-				"raise max_depth to see deeper. Use it to get the layout of a project or package; to find a file by name use " +
-				"fuzzy_find_project_files, to find text use ripgrep_search.",
-			Parameters: json.RawMessage(schema),
-			SideEffect: tools.Read,
-			Idempotent: true,
-			Timeout:    30 * time.Second,
-			Groups:     []string{tools.GroupBase},
-		},
-		Run: func(ctx context.Context, raw json.RawMessage) tools.Result {
-			a, err := tools.Decode[args](raw)
-			if err != nil {
-				return tools.Fail(err.Error())
-			}
-			return list(ctx, root, opts, a)
-		},
-	}
+	return tools.Typed(tools.Spec{
+		Name: Name,
+		Summary: "Show a directory of the project as a tree (directories first, .gitignore honoured), one level by default; " +
+			"raise max_depth to see deeper. Use it to get the layout of a project or package; to find a file by name use " +
+			"fuzzy_find_project_files, to find text use ripgrep_search.",
+		Parameters: json.RawMessage(schema),
+		SideEffect: tools.Read,
+		Idempotent: true,
+		Timeout:    30 * time.Second,
+		Groups:     []string{tools.GroupBase},
+	}, func(ctx context.Context, a args) tools.Result {
+		return list(ctx, root, opts, a)
+	})
 }
 
 func list(ctx context.Context, root *workspace.Root, opts Options, a args) tools.Result {
