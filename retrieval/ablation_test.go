@@ -48,6 +48,9 @@ func TestMetaToolAblation(t *testing.T) {
 		{"BM25+ delta 1", with(func(w *Weights) { w.Delta = 1 }), true, true, nil},
 		{"b 0.5", with(func(w *Weights) { w.B = 0.5 }), true, true, nil},
 		{"equal field weights", with(func(w *Weights) { w.Name, w.Summary, w.Params = 1, 1, 1 }), true, true, nil},
+		{"(a) hand lexicon only", with(func(w *Weights) { w.Synonym, w.Hypernym = 0, 0 }), true, true, nil},
+		{"(b) WordNet only (0.3/0.15)", with(func(w *Weights) { w.Synonym, w.Hypernym = 0.3, 0.15 }), true, true, noLex},
+		{"(c) both (0.3/0.15)", with(func(w *Weights) { w.Synonym, w.Hypernym = 0.3, 0.15 }), true, true, nil},
 		{"RM3-style feedback 10 docs, 0.5", with(func(w *Weights) { w.Feedback, w.FeedbackDocs = 0.5, 10 }), true, true, nil},
 	}
 	for _, c := range cases {

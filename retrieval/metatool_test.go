@@ -38,10 +38,11 @@ func TestMetaToolRecall(t *testing.T) {
 	m := Evaluate(names, ix.Scores, qs)
 	t.Logf("MetaTool dev: %s", m)
 	// A regression floor a little under what the index reaches without
-	// any network model (R@5 0.700, R@10 0.774); the target of
-	// R@10 ≥ 0.80 is not met by these methods alone.
-	if m.R5 < 0.69 || m.R10 < 0.765 {
-		t.Errorf("recall regressed: %s (floor R@5 ≥ 0.69, R@10 ≥ 0.765)", m)
+	// any network model (R@5 0.703, R@10 0.776 with the hand lexicon and
+	// WordNet); the target of R@10 ≥ 0.80 is not met by these
+	// methods alone.
+	if m.R5 < 0.695 || m.R10 < 0.77 {
+		t.Errorf("recall regressed: %s (floor R@5 ≥ 0.695, R@10 ≥ 0.77)", m)
 	}
 }
 
