@@ -13,6 +13,7 @@ import (
 	"github.com/reach-agent/reach/iostreams"
 	"github.com/reach-agent/reach/output"
 	"github.com/reach-agent/reach/tools"
+	"github.com/reach-agent/reach/tools/human"
 	"github.com/reach-agent/reach/workspace"
 )
 
@@ -63,7 +64,7 @@ func CallTool(ctx context.Context, io *iostreams.IOStreams, cfg *config.Config, 
 	interactive := io.Interactive()
 	var prompter approval.Prompter
 	if interactive {
-		prompter = approval.NewTerminalPrompter(io.In, io.ErrOut)
+		prompter = human.NewConsole(io.In, io.ErrOut, true)
 	}
 	safe, err := newSafety(ctx, cfg, root, events.Discard{}) // policy, sandbox, checkpoints (app/safety.go)
 	if err != nil {
