@@ -11,29 +11,24 @@ import (
 )
 
 func newSessionsCmd(f *Factory, g *global) *cobra.Command {
+	list := func(cmd *cobra.Command, _ []string) error {
+		cfg, _, err := g.load(f)
+		if err != nil {
+			return err
+		}
+		return app.ListSessions(cmd.Context(), f.IO, cfg)
+	}
 	sessions := &cobra.Command{
 		Use:   "sessions [list|show ID]",
 		Short: "Past sessions of this project: task, status, progress, cost",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, _, err := g.load(f)
-			if err != nil {
-				return err
-			}
-			return app.ListSessions(cmd.Context(), f.IO, cfg)
-		},
+		RunE:  list, // bare `reach sessions` lists them
 	}
 	sessions.AddCommand(&cobra.Command{
 		Use:   "list",
 		Short: "The project's sessions, newest first",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, _, err := g.load(f)
-			if err != nil {
-				return err
-			}
-			return app.ListSessions(cmd.Context(), f.IO, cfg)
-		},
+		RunE:  list,
 	})
 	sessions.AddCommand(&cobra.Command{
 		Use:   "show ID",
