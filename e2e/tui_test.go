@@ -56,14 +56,29 @@ func (s *tmuxSession) screen() string { return s.tmux("capture-pane", "-p", "-t"
 // waitFor polls the screen until it contains want.
 func (s *tmuxSession) waitFor(want string, timeout time.Duration) string {
 	s.t.Helper()
+	return s.waitForAll(timeout, want)
+}
+
+// waitForAll polls the screen until it shows every string in wants: a
+// differential renderer may paint a frame's lines in more than one write,
+// so the first sight of one string does not mean the rest are there yet.
+func (s *tmuxSession) waitForAll(timeout time.Duration, wants ...string) string {
+	s.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
 		screen := s.screen()
-		if strings.Contains(screen, want) {
+		missing := ""
+		for _, w := range wants {
+			if !strings.Contains(screen, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
 			return screen
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("screen never showed %q; it shows:\n%s", want, screen)
+			s.t.Fatalf("screen never showed %q; it shows:\n%s", missing, screen)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -113,12 +128,8 @@ func TestTUIApprovalAndDiff(t *testing.T) {
 	}
 	tm.keep("approval")
 	tm.keys("y")
-	screen = tm.waitFor("finished", 20*time.Second)
-	for _, want := range []string{"shell-said-hi", "approved", "file_str_replace", `-    return "Hello world"`, `+    return "Hello universe"`, "Changed the greeting", "✓ done"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("final screen lacks %q:\n%s", want, screen)
-		}
-	}
+	tm.waitForAll(20*time.Second, "finished", "shell-said-hi", "approved", "file_str_replace",
+		`-    return "Hello world"`, `+    return "Hello universe"`, "Changed the greeting", "✓ done")
 	if got := readFile(t, filepath.Join(dir, "greet.go")); !strings.Contains(got, `"Hello universe"`) {
 		t.Errorf("greet.go not edited:\n%s", got)
 	}
