@@ -1,7 +1,6 @@
 package retrieval
 
 import (
-	"path/filepath"
 	"testing"
 )
 
@@ -16,19 +15,7 @@ func TestMetaToolAblation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
 	}
-	dir := metaToolDir(t)
-	docs, err := LoadDocs(filepath.Join(dir, "tools.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qs, err := LoadQueries(filepath.Join(dir, "dev.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, len(docs))
-	for i, d := range docs {
-		names[i] = d.Name
-	}
+	docs, qs, names := loadMetaTool(t)
 	def := DefaultWeights()
 	with := func(f func(*Weights)) Weights { w := def; f(&w); return w }
 	noLex := func(ix *Index) { ix.lex = lexicon{} }

@@ -20,7 +20,10 @@ func metaToolDir(t testing.TB) string {
 	return ""
 }
 
-func TestMetaToolRecall(t *testing.T) {
+// loadMetaTool reads the MetaTool tools and dev queries, and the tool
+// names in index order.
+func loadMetaTool(t *testing.T) ([]Doc, []Labelled, []string) {
+	t.Helper()
 	dir := metaToolDir(t)
 	docs, err := LoadDocs(filepath.Join(dir, "tools.json"))
 	if err != nil {
@@ -30,11 +33,16 @@ func TestMetaToolRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix := NewIndex(docs, Weights{})
 	names := make([]string, len(docs))
 	for i, d := range docs {
 		names[i] = d.Name
 	}
+	return docs, qs, names
+}
+
+func TestMetaToolRecall(t *testing.T) {
+	docs, qs, names := loadMetaTool(t)
+	ix := NewIndex(docs, Weights{})
 	m := Evaluate(names, ix.Scores, qs)
 	t.Logf("MetaTool dev: %s", m)
 	// A regression floor a little under what the index reaches without
@@ -62,19 +70,7 @@ func TestMetaToolRecallHybridFake(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
 	}
-	dir := metaToolDir(t)
-	docs, err := LoadDocs(filepath.Join(dir, "tools.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qs, err := LoadQueries(filepath.Join(dir, "dev.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, len(docs))
-	for i, d := range docs {
-		names[i] = d.Name
-	}
+	docs, qs, names := loadMetaTool(t)
 	ctx := context.Background()
 	h, err := NewHybrid(ctx, docs, Weights{}, fakeEmbedder{}, 0.3)
 	if err != nil {
