@@ -14,25 +14,11 @@ import (
 	"github.com/reach-agent/reach/tools/aider/aidertest"
 	"github.com/reach-agent/reach/tools/shell"
 	"github.com/reach-agent/reach/workspace"
+	"github.com/reach-agent/reach/workspace/workspacetest"
 )
 
 func project(t *testing.T, files map[string]string) *workspace.Root {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root, err := workspace.New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return workspacetest.New(t, files)
 }
 
 func execute(t *testing.T, root *workspace.Root, r Runner, opts Options, args string) tools.Result {

@@ -11,26 +11,14 @@ import (
 
 	"github.com/reach-agent/reach/tools"
 	"github.com/reach-agent/reach/workspace"
+	"github.com/reach-agent/reach/workspace/workspacetest"
 )
 
 func fixture(t *testing.T, files map[string]string) *workspace.Root {
 	t.Helper()
-	dir := t.TempDir()
-	for p, c := range files {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := workspacetest.New(t, files)
 	// rg honours .gitignore only inside a git repository.
-	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	root, err := workspace.New(dir)
-	if err != nil {
+	if err := os.MkdirAll(filepath.Join(root.Dir(), ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return root

@@ -13,25 +13,11 @@ import (
 
 	"github.com/reach-agent/reach/tools"
 	"github.com/reach-agent/reach/workspace"
+	"github.com/reach-agent/reach/workspace/workspacetest"
 )
 
 func fixture(t *testing.T, files map[string]string) *workspace.Root {
-	t.Helper()
-	dir := t.TempDir()
-	for p, c := range files {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root, err := workspace.New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return workspacetest.New(t, files)
 }
 
 func TestListDirectoryTree(t *testing.T) {
