@@ -70,3 +70,5 @@ require (
 	modernc.org/sqlite v1.62.0
 	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
+
+replace github.com/alecthomas/chroma/v2 => ./third_party/chroma

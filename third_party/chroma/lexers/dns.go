@@ -1,0 +1,22 @@
+package lexers
+
+import (
+	"regexp"
+)
+
+// TODO(moorereason): can this be factored away?
+var zoneAnalyserRe = regexp.MustCompile(`(?m)^@\s+IN\s+SOA\s+`)
+
+// reach fork: run when the embedded lexers are loaded, not at init.
+func init() { // nolint: gochecknoinits
+	afterLoad = append(afterLoad, dnsAnalyser)
+}
+
+func dnsAnalyser() {
+	GlobalLexerRegistry.Get("dns").SetAnalyser(func(text string) float32 {
+		if zoneAnalyserRe.FindString(text) != "" {
+			return 1.0
+		}
+		return 0.0
+	})
+}
