@@ -102,7 +102,7 @@ func TestLoopAnswersEachCall(t *testing.T) {
 		{"not JSON", call("c", "echo", `{"x":`), false, "arguments are not valid JSON"},
 		{"schema: missing field", call("d", "echo", `{}`), false, "arguments do not match the tool's schema"},
 		{"schema: wrong type", call("e", "echo", `{"x":"one"}`), false, "at /x"},
-		{"schema: extra field", call("f", "echo", `{"x":1,"y":2}`), false, "additional"},
+		{"schema: extra field", call("f", "echo", `{"x":1,"y":2}`), false, `unknown argument "y"`},
 		{"not offered in phase", call("g", "hidden", `{"x":1}`), false, `tool "hidden" is not available in this phase`},
 		{"arguments not an object", call("h", "echo", `[1]`), false, "must be a JSON object"},
 	}

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Registry holds every tool known to a run, whatever its backend.
@@ -13,12 +13,12 @@ import (
 type Registry struct {
 	mu      sync.RWMutex
 	tools   map[string]Tool
-	schemas map[string]*jsonschema.Schema
+	schemas map[string]*jsonschema.Resolved
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{tools: map[string]Tool{}, schemas: map[string]*jsonschema.Schema{}}
+	return &Registry{tools: map[string]Tool{}, schemas: map[string]*jsonschema.Resolved{}}
 }
 
 // Register adds tools. A duplicate name or a schema that does not compile
@@ -36,7 +36,7 @@ func (r *Registry) Register(ts ...Tool) error {
 		if t.Run == nil {
 			return fmt.Errorf("register tool %s: no handler", t.Spec.Name)
 		}
-		sch, err := compileSchema(t.Spec.Name, t.Spec.Parameters)
+		sch, err := compileSchema(t.Spec.Parameters)
 		if err != nil {
 			return fmt.Errorf("register tool %s: %w", t.Spec.Name, err)
 		}
@@ -60,7 +60,7 @@ func (r *Registry) Lookup(name string) (Tool, bool) {
 	return t, ok
 }
 
-func (r *Registry) schema(name string) *jsonschema.Schema {
+func (r *Registry) schema(name string) *jsonschema.Resolved {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.schemas[name]
