@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces a secret.
@@ -34,25 +35,30 @@ func secretKey(k string) bool {
 
 // secretPatterns match secrets inside any text: provider keys, bearer
 // tokens, private keys, passwords in URLs and in NAME=value assignments.
-var secretPatterns = []struct {
+// They are compiled on first use, not at every reach start.
+var secretPatterns = sync.OnceValue(func() []secretPattern {
+	return []secretPattern{
+		{regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`), Redacted},
+		{regexp.MustCompile(`\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}`), Redacted},
+		{regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), Redacted},
+		{regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), Redacted},
+		{regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), Redacted},
+		{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), Redacted}, // JWT
+		{regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}`), "$1 " + Redacted},
+		{regexp.MustCompile(`(://[^\s:/@]+:)[^\s@/]+@`), "${1}" + Redacted + "@"},
+		{regexp.MustCompile(`(?i)\b([A-Z0-9_]*(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*)=("[^"]*"|'[^']*'|\S+)`), "${1}=" + Redacted},
+		{regexp.MustCompile(`(?i)(--?(password|passwd|token|api-key|secret)[= ])("[^"]*"|'[^']*'|\S+)`), "${1}" + Redacted},
+	}
+})
+
+type secretPattern struct {
 	re   *regexp.Regexp
 	repl string
-}{
-	{regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`), Redacted},
-	{regexp.MustCompile(`\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}`), Redacted},
-	{regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), Redacted},
-	{regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), Redacted},
-	{regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), Redacted},
-	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), Redacted}, // JWT
-	{regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}`), "$1 " + Redacted},
-	{regexp.MustCompile(`(://[^\s:/@]+:)[^\s@/]+@`), "${1}" + Redacted + "@"},
-	{regexp.MustCompile(`(?i)\b([A-Z0-9_]*(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*)=("[^"]*"|'[^']*'|\S+)`), "${1}=" + Redacted},
-	{regexp.MustCompile(`(?i)(--?(password|passwd|token|api-key|secret)[= ])("[^"]*"|'[^']*'|\S+)`), "${1}" + Redacted},
 }
 
 // RedactText removes secrets from free text.
 func RedactText(s string) string {
-	for _, p := range secretPatterns {
+	for _, p := range secretPatterns() {
 		s = p.re.ReplaceAllString(s, p.repl)
 	}
 	return s

@@ -3,6 +3,7 @@ package llm
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // DefaultContextWindow is assumed for models reach does not know.
@@ -59,7 +60,7 @@ var modelAliases = map[string]string{
 }
 
 // dateSuffix matches the snapshot dates of model names: -2024-08-06, -20250929.
-var dateSuffix = regexp.MustCompile(`-(\d{4}-\d{2}-\d{2}|\d{8})$`)
+var dateSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-(\d{4}-\d{2}-\d{2}|\d{8})$`) })
 
 // LookupModel finds a model by name, ignoring case, a provider prefix
 // ("openai/gpt-4o"), a snapshot date ("gpt-4o-2024-08-06") and a tag
@@ -75,7 +76,7 @@ func LookupModel(name string) (info ModelInfo, ok bool) {
 		free = key[i+1:] == "free"
 		key = key[:i]
 	}
-	for _, k := range []string{key, dateSuffix.ReplaceAllString(key, "")} {
+	for _, k := range []string{key, dateSuffix().ReplaceAllString(key, "")} {
 		if alias, found := modelAliases[k]; found {
 			k = alias
 		}

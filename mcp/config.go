@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -71,7 +72,7 @@ func (s ServerConfig) transport() string {
 	return "stdio"
 }
 
-var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var serverName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // LoadConfig reads and checks an mcpServers file.
 func LoadConfig(path string) (Config, error) {
@@ -90,7 +91,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	}
 	for n, s := range c.Servers {
 		switch {
-		case !serverName.MatchString(n):
+		case !serverName().MatchString(n):
 			return Config{}, fmt.Errorf("%s: server name %q: use only letters, digits, _ and -", name, n)
 		case strings.Contains(n, "__"):
 			return Config{}, fmt.Errorf("%s: server name %q: must not contain \"__\" (it separates server and tool in mcp__server__tool)", name, n)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -40,7 +41,7 @@ type Manifest struct {
 	Tools []Entry `json:"tools" toml:"tools"`
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`) })
 
 // Load reads a manifest (TOML when the file ends in .toml, JSON otherwise)
 // and checks every entry.
@@ -61,7 +62,7 @@ func Load(path string) (Manifest, error) {
 	for i, e := range m.Tools {
 		where := fmt.Sprintf("%s: tool %d (%s)", path, i+1, e.Name)
 		switch {
-		case !validName.MatchString(e.Name):
+		case !validName().MatchString(e.Name):
 			return Manifest{}, fmt.Errorf("%s: name must start with a letter and use only letters, digits, _ and - (64 at most)", where)
 		case seen[e.Name]:
 			return Manifest{}, fmt.Errorf("%s: name used twice", where)
