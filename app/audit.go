@@ -66,7 +66,7 @@ func (g *Grounding) Track(tb *Toolbox, cfg *config.Config, session string, sink 
 		opts.Embedder = e
 	}
 	tr.offer = toolsearch.New(opts)
-	if err := tb.Registry.Register(tr.offer.Tool()); err != nil {
+	if err := tb.Registry.RegisterTrusted(tr.offer.Tool()); err != nil {
 		return fmt.Errorf("register %s: %w", toolsearch.Name, err)
 	}
 	return nil

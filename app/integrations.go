@@ -22,7 +22,7 @@ func (tb *Toolbox) Integrate(cfg *config.Config) error {
 	if key := cfg.TavilyAPIKey.Value(); key != "" {
 		extra = append(extra, websearch.Tool(websearch.Options{APIKey: key, BaseURL: cfg.TavilyBaseURL}))
 	}
-	if err := tb.Registry.Register(extra...); err != nil {
+	if err := tb.Registry.RegisterTrusted(extra...); err != nil {
 		return fmt.Errorf("register integrations: %w", err)
 	}
 	return nil

@@ -152,7 +152,7 @@ func (s *sessionRun) toolbox(root *workspace.Root, gate tools.Gate, cfg *config.
 			extra = append(extra, human.Tool(reader, s.mem, source))
 		}
 	}
-	if err := tb.Registry.Register(extra...); err != nil {
+	if err := tb.Registry.RegisterTrusted(extra...); err != nil {
 		return nil, fmt.Errorf("register memory tools: %w", err)
 	}
 	return tb, nil

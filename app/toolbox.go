@@ -41,7 +41,7 @@ func newToolbox(root *workspace.Root, gate tools.Gate, mem *memory.Session) (*To
 	all = append(all, shell.Tool(root, tb.Shell))
 	all = append(all, session.ResearchNotes(tb.Memory), session.RequestTask(tb.Memory))
 	all = append(all, recall.Tools(root, tb.Memory)...)
-	if err := tb.Registry.Register(all...); err != nil {
+	if err := tb.Registry.RegisterTrusted(all...); err != nil {
 		return nil, fmt.Errorf("build tool registry: %w", err)
 	}
 	tb.Executor = &tools.Executor{Registry: tb.Registry, Gate: gate, DefaultTimeout: 2 * time.Minute}

@@ -81,7 +81,11 @@ func (e *Executor) execute(ctx context.Context, call Call, offered []string, rec
 	if strings.TrimSpace(call.Arguments) == "" {
 		args = json.RawMessage(`{}`)
 	}
-	if msg := validateArgs(e.Registry.schema(call.Name), args); msg != "" {
+	sch, err := e.Registry.schema(call.Name)
+	if err != nil {
+		return Fail(fmt.Sprintf("%s cannot be called: its parameters schema is broken (%v); use another tool", call.Name, err))
+	}
+	if msg := validateArgs(sch, args); msg != "" {
 		return Fail(fmt.Sprintf("%s: %s", call.Name, msg))
 	}
 	if e.Gate != nil {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -82,5 +83,43 @@ func TestCompileSchemaDrafts(t *testing.T) {
 				t.Errorf("validate %s: got %q, want %q", c.args, got, c.wantMsg)
 			}
 		})
+	}
+}
+
+// TestTrustedSchemaCompiledOnFirstCall: RegisterTrusted defers the
+// compilation; a broken schema then surfaces as a tool error the model can
+// act on and in CheckSchemas, never as a crash.
+func TestTrustedSchemaCompiledOnFirstCall(t *testing.T) {
+	run := func(context.Context, json.RawMessage) Result { return OK("ran") }
+	r := NewRegistry()
+	good := Tool{Spec: Spec{Name: "good", Summary: "s", Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}, Run: run}
+	bad := Tool{Spec: Spec{Name: "bad", Summary: "s", Parameters: json.RawMessage(`{"type":12}`)}, Run: run}
+	if err := r.Register(bad); err == nil {
+		t.Fatal("Register accepted a schema that does not compile")
+	}
+	if err := r.RegisterTrusted(good, bad); err != nil {
+		t.Fatalf("RegisterTrusted: %v", err)
+	}
+	e := &Executor{Registry: r}
+	offered := []string{"good", "bad"}
+	cases := []struct {
+		name, tool, args, want string
+		ok                     bool
+	}{
+		{"good, valid", "good", `{"n":1}`, "ran", true},
+		{"good, invalid", "good", `{"n":"x"}`, "at /n: type", false},
+		{"broken schema", "bad", `{}`, "its parameters schema is broken", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := e.Execute(context.Background(), Call{ID: "1", Name: c.tool, Arguments: c.args}, offered)
+			if res.Success != c.ok || !strings.Contains(res.Output+res.Error, c.want) {
+				t.Errorf("got success=%v %q %q, want success=%v and %q", res.Success, res.Output, res.Error, c.ok, c.want)
+			}
+		})
+	}
+	err := r.CheckSchemas()
+	if err == nil || !strings.Contains(err.Error(), "tool bad") || strings.Contains(err.Error(), "tool good") {
+		t.Errorf("CheckSchemas = %v, want only the broken tool", err)
 	}
 }
