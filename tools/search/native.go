@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path"
 	"regexp"
 	"regexp/syntax"
@@ -229,9 +227,7 @@ func nativeSearch(ctx context.Context, rootDir string, q query) (*results, error
 	}
 	res := newResults(q.Before > 0 || q.After > 0)
 	var mu sync.Mutex
-	// Per-file buffers are reused: reading 100k files into fresh memory
-	// costs more in GC and page faults than the search itself.
-	buffers := sync.Pool{New: func() any { return new(fileBuffers) }}
+	var buffers bufferStack
 	err = walk.Walk(ctx, rootDir, q.Paths, opts, func(e walk.Entry) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -239,9 +235,9 @@ func nativeSearch(ctx context.Context, rootDir string, q query) (*results, error
 		if len(q.TypeGlobs) > 0 && !matchesAny(q.TypeGlobs, path.Base(e.Rel)) {
 			return nil
 		}
-		bufs := buffers.Get().(*fileBuffers)
+		bufs := buffers.get()
 		lines := searchFile(e.Abs, m, q.Before, q.After, bufs)
-		buffers.Put(bufs)
+		buffers.put(bufs)
 		if len(lines) == 0 {
 			return nil
 		}
@@ -262,39 +258,36 @@ func nativeSearch(ctx context.Context, rootDir string, q query) (*results, error
 // fileBuffers are one worker's reusable memory.
 type fileBuffers struct{ data, lower []byte }
 
-// readFile reads abs into buf's memory.
-func readFile(abs string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	want := int(fi.Size()) + 1 // +1 to see EOF in one read
-	if cap(*buf) < want {
-		*buf = make([]byte, want)
-	}
-	b := (*buf)[:cap(*buf)]
-	n := 0
-	for {
-		k, err := f.Read(b[n:])
-		n += k
-		if err == io.EOF {
-			return b[:n], nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n == len(b) { // the file grew while we read it
-			b = append(b, 0)[:n]
-			b = b[:cap(b)]
-			*buf = b
-		}
-	}
+// bufferStack lends each concurrent file search its own fileBuffers and
+// keeps them for the next file. Reading thousands of files into fresh memory
+// costs more in page faults and GC than the search itself; and unlike a
+// sync.Pool the stack is not emptied by each GC, so a buffer grown for a
+// large file is not allocated again.
+type bufferStack struct {
+	mu   sync.Mutex
+	free []*fileBuffers
 }
+
+func (s *bufferStack) get() *fileBuffers {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := len(s.free); n > 0 {
+		b := s.free[n-1]
+		s.free = s.free[:n-1]
+		return b
+	}
+	return new(fileBuffers)
+}
+
+func (s *bufferStack) put(b *fileBuffers) {
+	s.mu.Lock()
+	s.free = append(s.free, b)
+	s.mu.Unlock()
+}
+
+// minReadBuffer is the smallest read buffer: most source files fit in one
+// read, and a second read of zero bytes sees the end of the file.
+const minReadBuffer = 64 << 10
 
 // searchFile returns the output lines (matches and context) of one file;
 // binary and unreadable files have none, as with rg.
