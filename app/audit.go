@@ -105,12 +105,13 @@ func (g *Grounding) trackCalls(tb *Toolbox, cfg *config.Config, session string, 
 
 // PickServersWith turns on retrieval's first pass: when a phase's tools
 // come from toolsearch.DefaultServerThreshold MCP servers or more, model
-// is asked once which servers the task needs. No-op before Track.
-func (g *Grounding) PickServersWith(client llm.Client, model string) {
+// is asked once which servers the task needs; the call's usage goes to
+// onUsage (the run's budget meter). No-op before Track.
+func (g *Grounding) PickServersWith(client llm.Client, model string, onUsage func(context.Context, llm.Response)) {
 	if g == nil || g.track == nil || g.track.offer == nil {
 		return
 	}
-	g.track.offer.SetServerPicker(toolsearch.ServerPicker{Client: client, Model: model}, 0)
+	g.track.offer.SetServerPicker(toolsearch.ServerPicker{Client: client, Model: model, OnUsage: onUsage}, 0)
 }
 
 // Embedder is the main endpoint's /embeddings for model, behind the

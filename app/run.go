@@ -142,7 +142,9 @@ func runTask(ctx context.Context, t Task, sink events.Sink, meter *agent.Meter, 
 	}
 	client := t.Steps.Client(newClient(cfg.Endpoint))
 	model := cfg.Model
-	ground.PickServersWith(client, model) // retrieval's first pass over very many MCP servers (app/audit.go)
+	// Retrieval's first pass over very many MCP servers (app/audit.go),
+	// counted in the budgets like every model call.
+	ground.PickServersWith(client, model, func(ctx context.Context, resp llm.Response) { _ = meter.Add(ctx, resp) })
 	if info, ok := modelInfo(cfg, model); ok {
 		meter.Price = func(u llm.Usage) float64 { return u.Cost(info) }
 	}

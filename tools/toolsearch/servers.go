@@ -27,6 +27,9 @@ type Server struct {
 type ServerPicker struct {
 	Client llm.Client
 	Model  string
+	// OnUsage, when set, is told of the call's usage, so the run's token
+	// and cost budgets count the first pass too.
+	OnUsage func(context.Context, llm.Response)
 }
 
 // Pick returns the names of the servers the model chose, in its order;
@@ -49,6 +52,9 @@ func (p ServerPicker) Pick(ctx context.Context, task string, servers []Server) (
 	resp, err := p.Client.Complete(ctx, req, nil)
 	if err != nil {
 		return nil, fmt.Errorf("ask the model which MCP servers are relevant: %w", err)
+	}
+	if p.OnUsage != nil {
+		p.OnUsage(ctx, resp)
 	}
 	return parsePick(resp.Message.Content, servers)
 }

@@ -17,7 +17,9 @@ func TestServerFirstPassWithTheScriptedModel(t *testing.T) {
 	client := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: srv.URL(), APIKey: "k"})
 	task := "a crash report came in after the last deploy; open a ticket for it"
 	o := New(Options{Task: task})
-	o.SetServerPicker(ServerPicker{Client: client, Model: "m"}, 10)
+	var usages []llm.Usage
+	onUsage := func(_ context.Context, r llm.Response) { usages = append(usages, r.Usage) }
+	o.SetServerPicker(ServerPicker{Client: client, Model: "m", OnUsage: onUsage}, 10)
 	ctx := context.Background()
 	first := o.Offer(ctx, turn("research", 1, task, all))
 	o.Offer(ctx, turn("research", 2, task, all))
@@ -26,6 +28,11 @@ func TestServerFirstPassWithTheScriptedModel(t *testing.T) {
 	reqs := srv.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("the model was asked %d times, want once", len(reqs))
+	}
+	// The budget meter hears of the call (usage is estimated by the
+	// scripted server from the request size).
+	if len(usages) != 1 || usages[0].PromptTokens < 100 {
+		t.Errorf("usage reported to the meter = %+v, want one call with the prompt's tokens", usages)
 	}
 	prompt := reqs[0].LastMessage().Content
 	for _, want := range []string{task, "- github: create_issue", "- weather: ", "- k8s: "} {
