@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp/syntax"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -100,6 +101,26 @@ func required(re *syntax.Regexp) requirement {
 		return all
 	}
 	return requirement{}
+}
+
+// nonASCIIFolds returns the non-ASCII runes that fold to a letter of the
+// lower-case ASCII literals lits (the Kelvin sign to k, long s to s), each
+// as a literal: a case-insensitive match holding one of them is not found
+// by looking for lits in an ASCII-lowered copy, but is by looking for it.
+func nonASCIIFolds(lits []string) []string {
+	var out []string
+	seen := map[rune]bool{}
+	for _, l := range lits {
+		for _, c := range l {
+			for r := unicode.SimpleFold(c); r != c; r = unicode.SimpleFold(r) {
+				if r >= utf8.RuneSelf && !seen[r] {
+					seen[r] = true
+					out = append(out, string(r))
+				}
+			}
+		}
+	}
+	return out
 }
 
 func isASCII(s string) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,7 +89,7 @@ func TestPrefilterAgreesWithEveryLine(t *testing.T) {
 	t.Parallel()
 	text := []byte(strings.Join([]string{
 		"func ServeHTTP(w Writer) {", "\tHandler(x)", "ServeHandler(x)", "handler(y)", "HANDLER(z)", "Ab123c and Xy9999z",
-		"no digits here", "café Straße KELVIN \u212a", "tail without newline Handler(",
+		"no digits here", "café Straße KELVIN \u212a", "a \u212aind of \u017ftar", "CAFÉ \u212aIND", "tail without newline Handler(",
 	}, "\n"))
 	for _, tc := range []struct {
 		pattern      string
@@ -99,7 +100,11 @@ func TestPrefilterAgreesWithEveryLine(t *testing.T) {
 		{`\w+Handler\(`, false, true},
 		{`(?i)handler\(`, false, true},
 		{`[A-Z][a-z]+[0-9]{3,}[a-z]`, false, true},
-		{`k`, false, false}, // Kelvin sign folds to k: the ASCII prefilter must step aside
+		{`k`, false, false},           // Kelvin sign folds to k: the ASCII prefilter must step aside
+		{"kind", true, false},         // only the Kelvin sign makes two of the matches
+		{"star", true, false},         // only the long s makes the match
+		{`(?i)of st\w+`, false, true}, // the same through a regexp's required literal
+		{"café", true, false},         // a non-ASCII literal: no prefilter
 		{`^\s*[A-Z]`, false, true},
 		{`z$`, false, true},
 	} {
@@ -124,22 +129,39 @@ func TestPrefilterAgreesWithEveryLine(t *testing.T) {
 
 func TestLowerASCII(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		in, want string
-		ascii    bool
-	}{
-		{"", "", true},
-		{"Hello, WORLD! @[`{ AZaz09", "hello, world! @[`{ azaz09", true},
-		{"ABCDEFGHIJKLMNOPQRSTUVWXYZ-abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz-abcdefghijklmnopqrstuvwxyz", true},
-		{"Caf\u00e9 CAF\u00c9 and more text", "caf\u00e9 caf\u00c9 and more text", false},
-		{"12345678\xff", "12345678\xff", false},
+	cases := []struct{ in, want string }{
+		{"", ""},
+		{"Hello, WORLD! @[`{ AZaz09", "hello, world! @[`{ azaz09"},
+		{"ABCDEFGHIJKLMNOPQRSTUVWXYZ-abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz-abcdefghijklmnopqrstuvwxyz"},
+		{"Caf\u00e9 CAF\u00c9 and more text", "caf\u00e9 caf\u00c9 and more text"},
+		{"12345678\xff", "12345678\xff"},
+		{"\xc0\xc1\xda\xdb\xe0\xe1\xfa\xfbSTUVWXYZ", "\xc0\xc1\xda\xdb\xe0\xe1\xfa\xfbstuvwxyz"}, // high bytes near A-Z + 0x80 stay
+		{"Kelvin \u212a long \u017f", "kelvin \u212a long \u017f"},
 	}
 	var scratch []byte
 	for _, tc := range cases {
-		got, ascii := lowerASCII([]byte(tc.in), &scratch)
-		if string(got) != tc.want || ascii != tc.ascii {
-			t.Errorf("lowerASCII(%q) = %q, %v; want %q, %v", tc.in, got, ascii, tc.want, tc.ascii)
+		if got := lowerASCII([]byte(tc.in), &scratch); string(got) != tc.want {
+			t.Errorf("lowerASCII(%q) = %q; want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestNonASCIIFolds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lits []string
+		want []string
+	}{
+		{[]string{"handler"}, nil},
+		{[]string{"kind"}, []string{"\u212a"}},
+		{[]string{"class", "task"}, []string{"\u017f", "\u212a"}},
+	} {
+		t.Run(strings.Join(tc.lits, ","), func(t *testing.T) {
+			t.Parallel()
+			if got := nonASCIIFolds(tc.lits); !slices.Equal(got, tc.want) {
+				t.Errorf("nonASCIIFolds(%q) = %q, want %q", tc.lits, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/reach-agent/reach/tools/walk"
 )
@@ -57,7 +56,11 @@ func compileMatcher(pattern string, fixed, caseSensitive bool) (*lineMatcher, er
 	}
 	simple := parsed.Simplify()
 	m := &lineMatcher{re: re, req: requiredLiterals(simple)}
-	for _, l := range m.req.lits {
+	lits := m.req.lits
+	if m.req.fold {
+		lits = append(lits[:len(lits):len(lits)], nonASCIIFolds(lits)...)
+	}
+	for _, l := range lits {
 		m.lits = append(m.lits, []byte(l))
 		m.rare = append(m.rare, rarestByte([]byte(l)))
 	}
@@ -82,13 +85,9 @@ func (m *lineMatcher) matchLines(data []byte, scratch *[]byte) []lineSpan {
 	}
 	hay := data
 	if m.req.fold {
-		var ascii bool
-		hay, ascii = lowerASCII(data, scratch)
-		if !ascii {
-			// Unicode case folding (K and the Kelvin sign, s and ſ) is beyond
-			// an ASCII-lowered copy: let the regexp see every line.
-			return m.everyLine(data)
-		}
+		// Non-ASCII bytes are left as they are: the runes that fold to an
+		// ASCII letter are looked for as literals of their own.
+		hay = lowerASCII(data, scratch)
 	}
 	var out []lineSpan
 	next := make([]int, len(m.lits)) // cached next position of each literal
@@ -183,34 +182,30 @@ func trimCR(b []byte) []byte {
 	return b
 }
 
-// lowerASCII returns an ASCII-lower-cased copy of b, in scratch's memory,
-// and whether b is all ASCII. It works eight bytes at a time.
-func lowerASCII(b []byte, scratch *[]byte) ([]byte, bool) {
+// lowerASCII returns a copy of b, in scratch's memory, with A-Z lower-cased
+// and every other byte as it is. It works eight bytes at a time.
+func lowerASCII(b []byte, scratch *[]byte) []byte {
 	if cap(*scratch) < len(b) {
 		*scratch = make([]byte, len(b))
 	}
 	out := (*scratch)[:len(b)]
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	var high uint64
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		w := binary.LittleEndian.Uint64(b[i:])
-		high |= w
 		low7 := w &^ highs
 		// The high bit of each byte of upper is set where the byte is A-Z.
 		upper := (low7 + (0x80-'A')*ones) &^ (low7 + (0x80-'Z'-1)*ones) &^ w & highs
 		binary.LittleEndian.PutUint64(out[i:], w|upper>>2)
 	}
-	var tail byte
 	for ; i < len(b); i++ {
 		c := b[i]
-		tail |= c
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
 		out[i] = c
 	}
-	return out, high&highs == 0 && tail < utf8.RuneSelf
+	return out
 }
 
 // nativeSearch walks the tree in parallel and searches each file.
@@ -285,13 +280,13 @@ func (s *bufferStack) put(b *fileBuffers) {
 	s.mu.Unlock()
 }
 
-// minReadBuffer is the smallest read buffer: most source files fit in one
-// read, and a second read of zero bytes sees the end of the file.
-const minReadBuffer = 64 << 10
-
 // searchFile returns the output lines (matches and context) of one file;
 // binary and unreadable files have none, as with rg.
 func searchFile(abs string, m *lineMatcher, before, after int, bufs *fileBuffers) []outLine {
+	if before == 0 && after == 0 {
+		return searchChunks(abs, m, bufs)
+	}
+	// Context lines may lie in an earlier chunk: read the whole file.
 	data, err := readFile(abs, &bufs.data)
 	if err != nil || bytes.IndexByte(data, 0) >= 0 {
 		return nil
@@ -299,13 +294,6 @@ func searchFile(abs string, m *lineMatcher, before, after int, bufs *fileBuffers
 	spans := m.matchLines(data, &bufs.lower)
 	if len(spans) == 0 {
 		return nil
-	}
-	if before == 0 && after == 0 {
-		out := make([]outLine, len(spans))
-		for i, s := range spans {
-			out[i] = outLine{Num: s.num, Text: string(trimCR(data[s.start:s.end])), Match: true}
-		}
-		return out
 	}
 	return withContext(data, spans, before, after)
 }

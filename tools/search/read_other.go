@@ -3,38 +3,26 @@
 package search
 
 import (
-	"fmt"
+	"errors"
 	"io"
 	"os"
 )
 
-// readFile reads the file at abs into buf's memory, growing it as needed,
-// and returns the bytes read.
-func readFile(abs string, buf *[]byte) ([]byte, error) {
+// rawFile is a file open for reading.
+type rawFile struct{ f *os.File }
+
+func openFile(abs string) (rawFile, error) {
 	f, err := os.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b := (*buf)[:cap(*buf)]
-	if len(b) < minReadBuffer {
-		b = make([]byte, minReadBuffer)
-	}
-	n := 0
-	for {
-		if n == len(b) {
-			b = append(b, make([]byte, len(b))...)
-			b = b[:cap(b)]
-		}
-		k, err := f.Read(b[n:])
-		n += k
-		if err == io.EOF {
-			*buf = b
-			return b[:n], nil
-		}
-		if err != nil {
-			*buf = b
-			return nil, fmt.Errorf("read %s: %w", abs, err)
-		}
-	}
+	return rawFile{f}, err
 }
+
+// read reads into b; it returns 0 and no error at the end of the file.
+func (f rawFile) read(b []byte) (int, error) {
+	n, err := f.f.Read(b)
+	if errors.Is(err, io.EOF) {
+		return n, nil
+	}
+	return n, err
+}
+
+func (f rawFile) close() { f.f.Close() }

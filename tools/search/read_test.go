@@ -22,12 +22,12 @@ func TestReadFile(t *testing.T) {
 		{"empty", 0, 0},
 		{"one byte", 1, 0},
 		{"small", 1000, 0},
-		{"one below the buffer", minReadBuffer - 1, 0},
-		{"exactly the buffer", minReadBuffer, 0},
-		{"one past the buffer", minReadBuffer + 1, 0},
-		{"several buffers", 5*minReadBuffer + 123, 0},
-		{"reused larger buffer", 100, 4 * minReadBuffer},
-		{"reused smaller buffer", 3 * minReadBuffer, minReadBuffer},
+		{"one below the buffer", chunkSize - 1, 0},
+		{"exactly the buffer", chunkSize, 0},
+		{"one past the buffer", chunkSize + 1, 0},
+		{"several buffers", 5*chunkSize + 123, 0},
+		{"reused larger buffer", 100, 4 * chunkSize},
+		{"reused smaller buffer", 3 * chunkSize, chunkSize},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

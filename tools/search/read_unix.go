@@ -7,59 +7,36 @@ import (
 	"syscall"
 )
 
-// readFile reads the file at abs into buf's memory, growing it as needed,
-// and returns the bytes read. It calls open, read and close directly: an
-// os.File costs four fcntl calls, an epoll registration and a finalizer
-// per file, more than the search of a typical source file.
-func readFile(abs string, buf *[]byte) ([]byte, error) {
-	var fd int
-	var err error
+// rawFile is a file open for reading through direct system calls: an
+// os.File costs four fcntl calls, an epoll registration and a finalizer per
+// file, more than the search of a typical source file.
+type rawFile struct{ fd int }
+
+func openFile(abs string) (rawFile, error) {
 	for {
-		fd, err = syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", abs, err)
-	}
-	defer syscall.Close(fd)
-	b := (*buf)[:cap(*buf)]
-	if len(b) < minReadBuffer {
-		b = make([]byte, minReadBuffer)
-	}
-	n := 0
-	for {
-		if n == len(b) {
-			b = grow(b, fd)
-		}
-		k, err := syscall.Read(fd, b[n:])
+		fd, err := syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			*buf = b
-			return nil, fmt.Errorf("read %s: %w", abs, err)
+			return rawFile{}, fmt.Errorf("open %s: %w", abs, err)
 		}
-		if k == 0 {
-			*buf = b
-			return b[:n], nil
-		}
-		n += k
+		return rawFile{fd}, nil
 	}
 }
 
-// grow returns a larger buffer holding b: large enough for the whole file
-// as fstat sizes it now, and at least twice as large when that fails or the
-// file has grown past it. Growing once to the size avoids copying a large
-// file several times and faulting in the discarded buffers.
-func grow(b []byte, fd int) []byte {
-	want := 2 * len(b)
-	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) == nil && st.Size < 1<<40 && int(st.Size) >= len(b) {
-		want = max(want, int(st.Size)+1) // +1: room for the read that sees the end
+// read reads into b; it returns 0 and no error at the end of the file.
+func (f rawFile) read(b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(f.fd, b)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		return n, nil
 	}
-	nb := make([]byte, want)
-	copy(nb, b)
-	return nb
 }
+
+func (f rawFile) close() { syscall.Close(f.fd) }
