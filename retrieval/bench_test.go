@@ -82,3 +82,24 @@ func BenchmarkToolBytes300(b *testing.B) {
 	b.ReportMetric(float64(offered), "bytes-offered")
 	b.ReportMetric(100*(1-float64(offered)/float64(all)), "%saved")
 }
+
+// BenchmarkLoadWordVectors is the one-time cost of the first index that
+// uses word vectors: decompressing and parsing the embedded table.
+func BenchmarkLoadWordVectors(b *testing.B) {
+	for b.Loop() {
+		if _, err := parseWordVectors(wordVecBin); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIndex1000ToolsWordsOnly is BenchmarkIndex1000Tools without
+// word vectors, to show what embedding the documents costs.
+func BenchmarkIndex1000ToolsWordsOnly(b *testing.B) {
+	docs := synthetic(1000)
+	w := DefaultWeights()
+	w.Dense = 0
+	for b.Loop() {
+		NewIndex(docs, w)
+	}
+}

@@ -36,6 +36,11 @@ type Weights struct {
 	// "Lower-bounding term frequency normalization", CIKM 2011), so that
 	// long summaries are not pushed below documents that miss the term.
 	Delta float64
+	// Dense weighs the similarity of word vectors learnt from WordNet's
+	// glosses (wordvec.go) in the fusion with BM25F; 0 leaves the table
+	// unloaded. Fusion is the rule: FuseRRF (the default) or FuseZ.
+	Dense  float64
+	Fusion string
 }
 
 // DefaultWeights favour the name: a tool called "WeatherTool" is about
@@ -47,7 +52,8 @@ type Weights struct {
 // a word's first sense without looking at the context, and hypernyms half
 // that again (0.15) because a broader word matches more loosely.
 func DefaultWeights() Weights {
-	return Weights{K1: 1.2, B: 0.75, Name: 3, Summary: 1, Params: 0.5, Expansion: 0.4, Synonym: 0.3, Hypernym: 0.15}
+	return Weights{K1: 1.2, B: 0.75, Name: 3, Summary: 1, Params: 0.5, Expansion: 0.4, Synonym: 0.3, Hypernym: 0.15,
+		Dense: 1, Fusion: FuseZ}
 }
 
 type posting struct {
@@ -61,6 +67,7 @@ type Index struct {
 	an       analyzer
 	lex      lexicon
 	wn       *thesaurus // nil when the WordNet weights are 0
+	sem      *semantic  // nil when Dense is 0
 	w        Weights
 	names    []string
 	docTerms [][]string // distinct terms of each document
@@ -129,6 +136,13 @@ func newIndex(docs []Doc, w Weights, compound, fuzzy bool) *Index {
 		sort.Strings(terms)
 		ix.docTerms = append(ix.docTerms, terms)
 	}
+	if w.Dense > 0 {
+		// Like the thesaurus: should the table fail to parse, ranking
+		// goes on by words alone.
+		if wv, err := loadWordVectors(); err == nil {
+			ix.sem = newSemantic(wv, fields, fw, false)
+		}
+	}
 	n := float64(len(docs))
 	for t, ps := range ix.postings {
 		df := float64(len(ps))
@@ -145,6 +159,20 @@ func (ix *Index) Len() int { return len(ix.names) }
 // Scores returns the BM25F score of every document for query, indexed
 // like the docs given to NewIndex.
 func (ix *Index) Scores(query string) []float64 {
+	scores := ix.lexical(query)
+	if ix.sem == nil {
+		return scores
+	}
+	dense, ok := ix.sem.scores(ix.an.terms(query))
+	if !ok {
+		return scores
+	}
+	return fuse(scores, dense, ix.w.Fusion, ix.w.Dense)
+}
+
+// lexical returns the BM25F scores of the expanded query, with
+// pseudo-relevance feedback when its weight is set.
+func (ix *Index) lexical(query string) []float64 {
 	q := ix.expand(query)
 	scores := ix.score(q)
 	if ix.w.Feedback <= 0 || ix.w.FeedbackDocs <= 0 {

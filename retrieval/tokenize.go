@@ -3,102 +3,23 @@
 // expansion, optionally blended with embedding similarity.
 package retrieval
 
-import (
-	"strings"
-	"unicode"
-)
+import "github.com/reach-agent/reach/retrieval/internal/analysis"
 
-// splitIdentifier breaks an identifier or a phrase into lower-case words:
-// snake_case, kebab-case, camelCase, PascalCase, acronyms (HTTPServer →
-// http server) and letter/digit boundaries all split.
-func splitIdentifier(s string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case unicode.IsLetter(r):
-			if len(cur) > 0 {
-				prev := cur[len(cur)-1]
-				switch {
-				case unicode.IsDigit(prev):
-					flush()
-				case unicode.IsUpper(r) && unicode.IsLower(prev):
-					flush() // camelCase
-				case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-					flush() // HTTPServer: the S starts a word
-				}
-			}
-			cur = append(cur, r)
-		case unicode.IsDigit(r):
-			if len(cur) > 0 && !unicode.IsDigit(cur[len(cur)-1]) {
-				flush()
-			}
-			cur = append(cur, r)
-		case r == '\'' || r == '’':
-			// don't → dont, user's → users
-		default:
-			flush()
-		}
-	}
-	flush()
-	return words
-}
+// splitIdentifier breaks an identifier or a phrase into lower-case words
+// (see analysis.Split).
+func splitIdentifier(s string) []string { return analysis.Split(s) }
+
+// stem is the Porter stem of a lower-case word (see analysis.Stem).
+func stem(w string) string { return analysis.Stem(w) }
+
+func isDigits(s string) bool { return analysis.IsDigits(s) }
 
 // analyzer turns text into index terms: split, drop stop words, stem.
 type analyzer struct {
 	stop map[string]bool
 }
 
-func newAnalyzer() analyzer {
-	stop := map[string]bool{}
-	for _, w := range strings.Fields(stopList) {
-		stop[w] = true
-	}
-	return analyzer{stop: stop}
-}
+func newAnalyzer() analyzer { return analyzer{stop: analysis.StopWords()} }
 
 // terms returns the stemmed terms of text, in order, stop words removed.
-func (a analyzer) terms(text string) []string {
-	words := splitIdentifier(text)
-	out := words[:0]
-	for _, w := range words {
-		if len(w) < 2 && !isDigits(w) {
-			continue
-		}
-		if a.stop[w] {
-			continue
-		}
-		out = append(out, stem(w))
-	}
-	return out
-}
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if !unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// stopWords are English function words and the filler of requests to an
-// assistant ("can you please help me…"): they say nothing about which
-// tool fits.
-const stopList = `a about above after again against all am an and any are as at be because been
-	before being below between both but by can could did do does doing down during each few for from further had has
-	have having he her here hers herself him himself his how i if in into is it its itself just me more most my myself
-	no nor not now of off on once only or other our ours ourselves out over own same she should so some such than that
-	the their theirs them themselves then there these they this those through to too under until up very was we were
-	what when where which while who whom why will with would you your yours yourself yourselves also may might must
-	shall let lets please thanks thank hi hello hey want wants wanted need needs like would could kindly help helps
-	assist assistance provide give tell show get got use using used able something anything everything someone
-	anyone one ones way ways sure certainly really just know im ive id youre dont doesnt isnt cant wont whats
-	tool tools plugin plugins app apps chatbot`
+func (a analyzer) terms(text string) []string { return analysis.Terms(text, a.stop) }

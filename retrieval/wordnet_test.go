@@ -87,6 +87,7 @@ func TestWordNetLoadsOnlyWhenWeighted(t *testing.T) {
 	docs := []Doc{{Name: "doctor_finder", Summary: "Find a doctor near you."}, {Name: "weather", Summary: "Forecast for a city."}}
 	off := DefaultWeights()
 	off.Synonym, off.Hypernym = 0, 0
+	off.Dense = 0 // word vectors would also relate physician to doctor
 	if ix := NewIndex(docs, off); ix.wn != nil {
 		t.Error("index without WordNet weights holds the table")
 	}

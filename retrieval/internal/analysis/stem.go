@@ -1,12 +1,12 @@
-package retrieval
+package analysis
 
 import "strings"
 
-// stem reduces an English word to its Porter stem (M. F. Porter, "An
+// Stem reduces an English word to its Porter stem (M. F. Porter, "An
 // algorithm for suffix stripping", 1980), so that "searching", "searches"
 // and "searched" meet. Words of two letters or fewer and words with
 // digits are returned unchanged.
-func stem(w string) string {
+func Stem(w string) string {
 	if len(w) <= 2 {
 		return w
 	}
