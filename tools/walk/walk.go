@@ -8,10 +8,10 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // Options says which files a walk yields. The zero value walks every
@@ -57,13 +57,15 @@ func Walk(ctx context.Context, root string, starts []string, opts Options, visit
 			continue
 		}
 		var parts []string
+		rel := ""
 		if s != "." {
 			parts = strings.Split(s, "/")
+			rel = s
 		}
 		if w.seen != nil {
 			w.firstVisit(abs)
 		}
-		w.push(job{abs: abs, parts: parts, rules: w.rulesFor(parts)})
+		w.push(job{abs: abs, rel: rel, parts: parts, rules: w.rulesFor(parts)})
 	}
 	return w.run(ctx, visit)
 }
@@ -84,15 +86,18 @@ func Files(ctx context.Context, root string, opts Options) ([]string, error) {
 
 type job struct {
 	abs   string
+	rel   string // slash-separated, "" for the root
 	parts []string
 	rules *Rules
 }
 
 type walker struct {
-	root        string
-	opts        Options
-	ignoreFiles []string
-	base        *Rules
+	root         string
+	opts         Options
+	ignoreFiles  []string
+	base         *Rules
+	excludeNames []string // Options.Exclude without glob characters: compared
+	excludeGlobs []string // the others: matched
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -102,12 +107,24 @@ type walker struct {
 	seen    map[fileID]bool // real directories entered, when following links
 }
 
-type fileID struct{ dev, ino uint64 }
+// fileID identifies a real directory: by device and inode, or by its path
+// with symlinks resolved where there are no inodes.
+type fileID struct {
+	dev, ino uint64
+	real     string
+}
 
 func newWalker(root string, opts Options) *walker {
 	w := &walker{root: root, opts: opts, ignoreFiles: opts.IgnoreFiles}
 	if w.ignoreFiles == nil {
 		w.ignoreFiles = defaultIgnoreFiles()
+	}
+	for _, g := range opts.Exclude {
+		if strings.ContainsAny(g, `*?[\`) {
+			w.excludeGlobs = append(w.excludeGlobs, g)
+		} else {
+			w.excludeNames = append(w.excludeNames, g)
+		}
 	}
 	w.cond = sync.NewCond(&w.mu)
 	w.base = NewRules(root, opts.Ignore)
@@ -214,12 +231,25 @@ func (w *walker) dir(j job, visit func(Entry) error) error {
 			break
 		}
 	}
+	// Paths are built by appending the name to the directory's: it is
+	// clean already. One parts slice serves every entry; a subdirectory's
+	// job gets its own copy.
+	absDir, relDir := j.abs, j.rel
+	if !strings.HasSuffix(absDir, string(filepath.Separator)) {
+		absDir += string(filepath.Separator)
+	}
+	if relDir != "" {
+		relDir += "/"
+	}
+	n := len(j.parts)
+	parts := make([]string, n+1)
+	copy(parts, j.parts)
 	for _, e := range ents {
 		name := e.Name()
 		if name == ".git" || (!w.opts.Hidden && strings.HasPrefix(name, ".")) || w.excluded(name) {
 			continue
 		}
-		abs := filepath.Join(j.abs, name)
+		abs := absDir + name
 		typ := e.Type()
 		if typ&fs.ModeSymlink != 0 {
 			if !w.opts.FollowLinks {
@@ -231,7 +261,7 @@ func (w *walker) dir(j job, visit func(Entry) error) error {
 			}
 			typ = fi.Mode().Type()
 		}
-		parts := append(j.parts[:len(j.parts):len(j.parts)], name)
+		parts[n] = name
 		isDir := typ.IsDir()
 		if rules.IgnoredEntry(parts, isDir) {
 			continue
@@ -240,13 +270,13 @@ func (w *walker) dir(j job, visit func(Entry) error) error {
 			if w.seen != nil && !w.firstVisit(abs) {
 				continue
 			}
-			w.push(job{abs: abs, parts: parts, rules: rules})
+			w.push(job{abs: abs, rel: relDir + name, parts: slices.Clone(parts), rules: rules})
 			continue
 		}
 		if !typ.IsRegular() && typ&fs.ModeSymlink == 0 {
 			continue // sockets, devices, fifos
 		}
-		if err := visit(Entry{Rel: strings.Join(parts, "/"), Abs: abs}); err != nil {
+		if err := visit(Entry{Rel: relDir + name, Abs: abs}); err != nil {
 			return err
 		}
 	}
@@ -260,11 +290,10 @@ func (w *walker) firstVisit(abs string) bool {
 	if err != nil {
 		return false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	id, ok := idOf(abs, fi)
 	if !ok {
 		return true
 	}
-	id := fileID{uint64(st.Dev), uint64(st.Ino)}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.seen[id] {
@@ -275,7 +304,12 @@ func (w *walker) firstVisit(abs string) bool {
 }
 
 func (w *walker) excluded(name string) bool {
-	for _, g := range w.opts.Exclude {
+	for _, x := range w.excludeNames {
+		if name == x {
+			return true
+		}
+	}
+	for _, g := range w.excludeGlobs {
 		if ok, _ := path.Match(g, name); ok {
 			return true
 		}

@@ -104,6 +104,7 @@ func TestWalkStarts(t *testing.T) {
 		{[]string{"a/b"}, []string{"a/b/keep.txt"}},
 		{[]string{"ignored.tmp"}, []string{"ignored.tmp"}}, // named files are searched even when ignored
 		{[]string{"a/b", "c"}, []string{"a/b/keep.txt", "c/skip.go"}},
+		{[]string{"./a/../a/b/"}, []string{"a/b/keep.txt"}}, // cleaned
 	}
 	for _, tc := range cases {
 		t.Run(tc.starts[0], func(t *testing.T) {
@@ -111,6 +112,9 @@ func TestWalkStarts(t *testing.T) {
 			var got []string
 			err := Walk(context.Background(), root, tc.starts, Options{Workers: 1}, func(e Entry) error {
 				got = append(got, e.Rel)
+				if want := filepath.Join(root, filepath.FromSlash(e.Rel)); e.Abs != want {
+					t.Errorf("%s: Abs %q, want %q", e.Rel, e.Abs, want)
+				}
 				return nil
 			})
 			if err != nil {
@@ -121,6 +125,55 @@ func TestWalkStarts(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestPathPatternsDeep checks that path patterns (with a slash) see the
+// right components at every depth, whichever worker walks a directory.
+func TestPathPatternsDeep(t *testing.T) {
+	t.Parallel()
+	root := tree(t, map[string]string{
+		".gitignore":        "a/deep/x/\n/top.go\n",
+		"a/.gitignore":      "deep/y/*.tmp\n",
+		"a/deep/x/1.go":     "",
+		"a/deep/y/2.go":     "",
+		"a/deep/y/3.tmp":    "",
+		"a/deep/z/x/4.go":   "",
+		"a/other/deep/x/5":  "",
+		"b/a/deep/x/6.go":   "",
+		"top.go":            "",
+		"a/top.go":          "",
+		"a/b/c/d/e/f/g.go":  "",
+		"a/b/c/d/e/f2/h.go": "",
+	})
+	want := []string{"a/b/c/d/e/f/g.go", "a/b/c/d/e/f2/h.go", "a/deep/y/2.go", "a/deep/z/x/4.go",
+		"a/other/deep/x/5", "a/top.go", "b/a/deep/x/6.go"}
+	var wantSiblings []string
+	// Sibling directories, each with a pattern naming one of its files.
+	files := map[string]string{".gitignore": ""}
+	for _, d := range []string{"d1", "d2", "d3", "d4", "d5"} {
+		files[".gitignore"] += "p/" + d + "/" + d + ".tmp\n"
+		for _, f := range []string{"d1", "d2", "d3", "d4", "d5"} {
+			files["p/"+d+"/"+f+".tmp"] = ""
+			if f != d {
+				wantSiblings = append(wantSiblings, "p/"+d+"/"+f+".tmp")
+			}
+		}
+	}
+	siblings := tree(t, files)
+	for _, workers := range []int{1, 2, 8} {
+		for _, tc := range []struct {
+			root string
+			want []string
+		}{{root, want}, {siblings, wantSiblings}} {
+			got, err := Files(context.Background(), tc.root, Options{Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("%d workers: got %q, want %q", workers, got, tc.want)
+			}
+		}
 	}
 }
 
