@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp/syntax"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -61,12 +62,16 @@ func BenchmarkNativeSearchGOROOT(b *testing.B) {
 	if _, err := os.Stat(root); err != nil {
 		b.Skip("no GOROOT source")
 	}
-	for _, tc := range []struct{ name, pattern string }{
-		{"literal", "ErrUnexpectedEOF"},
-		{"regex-with-literal", `func \w+Marshal\w*\(`},
-		{"regex-without-literal", `[A-Z][a-z]+[0-9]{3}[a-z]`},
+	for _, tc := range []struct {
+		name, pattern string
+		cs            bool
+	}{
+		{"literal", "ErrUnexpectedEOF", true},
+		{"fold-literal", "errunexpectedeof", false},
+		{"regex-with-literal", `func \w+Marshal\w*\(`, true},
+		{"regex-without-literal", `[A-Z][a-z]+[0-9]{3}[a-z]`, true},
 	} {
-		q := query{Pattern: tc.pattern, CaseSensitive: true, Exclude: DefaultExcludeDirs()}
+		q := query{Pattern: tc.pattern, CaseSensitive: tc.cs, Exclude: DefaultExcludeDirs()}
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := nativeSearch(context.Background(), root, q); err != nil {
@@ -74,5 +79,48 @@ func BenchmarkNativeSearchGOROOT(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkSearchFile measures one file's search with the file read, as the
+// native search does it: a typical small source file (one read and the read
+// that sees the end) and a 16 MiB one (64 chunks carried across).
+func BenchmarkSearchFile(b *testing.B) {
+	dir := b.TempDir()
+	line := "func (s *Server) serve(ctx context.Context, req *Request) error { return nil }\n"
+	for _, tc := range []struct {
+		name string
+		size int
+	}{
+		{"small-2KiB", 2 << 10},
+		{"large-16MiB", 16 << 20},
+	} {
+		text := strings.Repeat(line, tc.size/len(line)) + "func NeedleHandler(w Writer) {}\n"
+		p := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for _, mc := range []struct {
+			name, pattern string
+			fixed, cs     bool
+		}{
+			{"literal", "NeedleHandler", true, true},
+			{"fold-literal", "needlehandler", true, false},
+		} {
+			m, err := compileMatcher(mc.pattern, mc.fixed, mc.cs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(tc.name+"/"+mc.name, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				b.ReportAllocs()
+				var bufs fileBuffers
+				for b.Loop() {
+					if got := searchFile(p, m, 0, 0, &bufs); len(got) != 1 {
+						b.Fatalf("%d lines, want 1", len(got))
+					}
+				}
+			})
+		}
 	}
 }
