@@ -40,7 +40,10 @@ type results struct {
 	files   map[string][]outLine
 	matches int
 	kept    int
-	dropped int  // lines counted but not kept
+	dropped int // lines counted but not kept
+	// unshown holds the files whose lines were all dropped: they count in
+	// the header's number of files.
+	unshown map[string]bool
 	context bool // context lines were asked for: separate groups with "--"
 }
 
@@ -56,6 +59,12 @@ func (r *results) add(path string, lines []outLine) {
 	}
 	if r.kept >= maxKeptLines {
 		r.dropped += len(lines)
+		if _, shown := r.files[path]; !shown {
+			if r.unshown == nil {
+				r.unshown = map[string]bool{}
+			}
+			r.unshown[path] = true
+		}
 		return
 	}
 	r.kept += len(lines)
@@ -75,7 +84,8 @@ func (r *results) format() string {
 	}
 	sort.Strings(paths)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s in %d %s\n", r.matches, plural(r.matches, "match", "matches"), len(paths), plural(len(paths), "file", "files"))
+	nfiles := len(paths) + len(r.unshown)
+	fmt.Fprintf(&b, "%d %s in %d %s\n", r.matches, plural(r.matches, "match", "matches"), nfiles, plural(nfiles, "file", "files"))
 	for i, p := range paths {
 		if i > 0 {
 			b.WriteByte('\n')
