@@ -185,6 +185,9 @@ func (w *walker) finish(err error) {
 }
 
 func (w *walker) run(ctx context.Context, visit func(Entry) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	n := w.opts.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -213,6 +216,10 @@ func (w *walker) run(ctx context.Context, visit func(Entry) error) error {
 		}()
 	}
 	wg.Wait()
+	// The AfterFunc may be setting err right now, in its own goroutine; a
+	// walk that finished first has its whole result and no error.
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	return w.err
 }
 
