@@ -15,8 +15,8 @@ import (
 // It asserts nothing about the dataset beyond what TestMetaToolRecall does;
 // it is a measurement.
 func TestMetaToolAblation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long")
+	if testing.Short() || raceEnabled {
+		t.Skip("a long measurement: run it without -short and -race")
 	}
 	docs, qs, names := loadMetaTool(t)
 	halfA, halfB := halves(qs)
@@ -45,6 +45,7 @@ func TestMetaToolAblation(t *testing.T) {
 		{"(c) both (0.3/0.15)", with(func(w *Weights) { w.Synonym, w.Hypernym = 0.3, 0.15 }), true, true, nil},
 		{"RM3-style feedback 10 docs, 0.5", with(func(w *Weights) { w.Feedback, w.FeedbackDocs = 0.5, 10 }), true, true, nil},
 		{"no word vectors (BM25F alone)", with(func(w *Weights) { w.Dense = 0 }), true, true, nil},
+		{"no lexicon, no word vectors", with(func(w *Weights) { w.Dense = 0 }), true, true, noLex},
 		{"word vectors fused by RRF k=60", with(func(w *Weights) { w.Fusion = FuseRRF }), true, true, nil},
 		{"word vectors with SIF component removal", def, true, true, func(ix *Index) {
 			ix.sem = newSemantic(ix.sem.wv, docFields(ix, docs), [3]float64{def.Name, def.Summary, def.Params}, true)
