@@ -1,6 +1,7 @@
 // Package retrieval ranks tools for a task: BM25F over name, summary and
 // parameter names with identifier splitting, stemming and query
-// expansion, optionally blended with embedding similarity.
+// expansion, fused with the similarity of offline word vectors and
+// optionally blended with a provider's embeddings.
 package retrieval
 
 import "github.com/reach-agent/reach/retrieval/internal/analysis"
