@@ -14,12 +14,12 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/reach-agent/reach/tools"
+	"github.com/reach-agent/reach/tools/shell"
 )
 
 // Entry is one tool of the manifest.
@@ -130,8 +130,7 @@ func (r runner) run(ctx context.Context, args json.RawMessage) tools.Result {
 	cmd := exec.CommandContext(ctx, "bash", "-c", r.command)
 	cmd.Dir = r.dir
 	cmd.Stdin = bytes.NewReader(args)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	shell.KillGroupOnCancel(cmd)
 	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

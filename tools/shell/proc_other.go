@@ -10,6 +10,12 @@ import (
 // setProcessGroup does nothing where there are no Unix process groups.
 func setProcessGroup(*exec.Cmd) {}
 
+// KillGroupOnCancel kills cmd's process when its context ends: there are
+// no process groups here to reach its children.
+func KillGroupOnCancel(cmd *exec.Cmd) {
+	cmd.Cancel = func() error { killGroup(cmd); return nil }
+}
+
 // terminateGroup kills the command's process; without process groups its
 // children are not reached.
 func terminateGroup(cmd *exec.Cmd) { killGroup(cmd) }

@@ -17,6 +17,15 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setpgid = true
 }
 
+// KillGroupOnCancel starts cmd in its own process group and, when its
+// context ends, kills the whole group, so that what the command started
+// does not outlive it. (Where there are no process groups, the process
+// alone is killed.)
+func KillGroupOnCancel(cmd *exec.Cmd) {
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { killGroup(cmd); return nil }
+}
+
 // terminateGroup asks the command's process group to stop.
 func terminateGroup(cmd *exec.Cmd) { signalGroup(cmd, syscall.SIGTERM) }
 

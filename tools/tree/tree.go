@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -114,8 +113,8 @@ func list(ctx context.Context, root *workspace.Root, opts Options, a args) tools
 		return tools.OK(l.b.String())
 	}
 	if a.FollowLinks {
-		l.seen = map[[2]uint64]bool{}
-		l.firstVisit(fi)
+		l.seen = map[walk.DirID]bool{}
+		l.firstVisit(abs, fi)
 	}
 	rules := walk.NewRules(root.Dir(), append(append([]string(nil), defaultExclude...), a.ExcludePatterns...))
 	var parts []string
@@ -148,7 +147,7 @@ type lister struct {
 	maxEntries int
 	b          strings.Builder
 	shown, cut int
-	seen       map[[2]uint64]bool
+	seen       map[walk.DirID]bool
 }
 
 type entry struct {
@@ -319,16 +318,15 @@ func (l *lister) label(name string, info fs.FileInfo, link string) string {
 
 func (l *lister) firstVisitPath(abs string) bool {
 	fi, err := os.Stat(abs)
-	return err == nil && l.firstVisit(fi)
+	return err == nil && l.firstVisit(abs, fi)
 }
 
 // firstVisit records a real directory; a symlink loop is listed once.
-func (l *lister) firstVisit(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
+func (l *lister) firstVisit(abs string, fi fs.FileInfo) bool {
+	id, ok := walk.IDOf(abs, fi)
 	if !ok {
 		return true
 	}
-	id := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
 	if l.seen[id] {
 		return false
 	}

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 )
 
-// idOf returns the path of the file at abs with every symlink resolved:
+// IDOf returns the path of the file at abs with every symlink resolved:
 // without inodes, that is what tells a directory seen before.
-func idOf(abs string, _ os.FileInfo) (fileID, bool) {
+func IDOf(abs string, _ os.FileInfo) (DirID, bool) {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return fileID{}, false
+		return DirID{}, false
 	}
-	return fileID{real: real}, true
+	return DirID{real: real}, true
 }

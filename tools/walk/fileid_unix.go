@@ -7,11 +7,11 @@ import (
 	"syscall"
 )
 
-// idOf returns the device and inode of the file at abs.
-func idOf(_ string, fi os.FileInfo) (fileID, bool) {
+// IDOf returns the device and inode of the file at abs.
+func IDOf(_ string, fi os.FileInfo) (DirID, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return fileID{}, false
+		return DirID{}, false
 	}
-	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
+	return DirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
 }

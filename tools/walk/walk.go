@@ -104,12 +104,13 @@ type walker struct {
 	stack   []job
 	pending int // jobs pushed and not yet finished
 	err     error
-	seen    map[fileID]bool // real directories entered, when following links
+	seen    map[DirID]bool // real directories entered, when following links
 }
 
-// fileID identifies a real directory: by device and inode, or by its path
+// DirID identifies a real directory, so that a walk that follows links
+// enters each once: by device and inode, or by its path
 // with symlinks resolved where there are no inodes.
-type fileID struct {
+type DirID struct {
 	dev, ino uint64
 	real     string
 }
@@ -129,7 +130,7 @@ func newWalker(root string, opts Options) *walker {
 	w.cond = sync.NewCond(&w.mu)
 	w.base = NewRules(root, opts.Ignore)
 	if opts.FollowLinks {
-		w.seen = map[fileID]bool{}
+		w.seen = map[DirID]bool{}
 	}
 	return w
 }
@@ -297,7 +298,7 @@ func (w *walker) firstVisit(abs string) bool {
 	if err != nil {
 		return false
 	}
-	id, ok := idOf(abs, fi)
+	id, ok := IDOf(abs, fi)
 	if !ok {
 		return true
 	}

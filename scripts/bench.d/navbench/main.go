@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command navbench is the Go side of scripts/bench: it runs a navigation
 // tool like `reach tools call`, generates the synthetic path list and fuzzy
 // queries, and measures the fuzzy ranking in process.
