@@ -75,13 +75,17 @@ func startSession(ctx context.Context, t Task, sink events.Sink, now func() time
 		if err != nil {
 			return nil, err
 		}
-		if err := store.Reopen(ctx, id); err != nil {
+		if _, alive := runnerState(info, thisProcess()); alive {
+			return nil, &config.UsageError{Msg: fmt.Sprintf("session %d is still running in process %d; let it finish or stop it (kill %d), then resume it", id, info.Runner.PID, info.Runner.PID)}
+		}
+		if err := store.Reopen(ctx, id, thisProcess()); err != nil {
 			return nil, err
 		}
 		run.progress = progressOf(info)
 	} else {
 		id, err = store.Begin(ctx, memory.NewSession{
 			CommandLine: t.CommandLine, Version: version.String(), Task: cfg.Task(), Settings: settingsOf(cfg), Start: now(),
+			Runner: thisProcess(),
 		})
 		if err != nil {
 			return nil, err

@@ -50,8 +50,9 @@ func ListSessions(ctx context.Context, io *iostreams.IOStreams, cfg *config.Conf
 	}
 	w := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tSTARTED\tSTATUS\tPROGRESS\tCOST\tTASK")
+	self := thisProcess()
 	for _, s := range list {
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t$%.4f\t%s\n", s.ID, s.StartedAt.Local().Format("2006-01-02 15:04"), s.Status, progressText(s), s.CostUSD, firstLine(s.Task, 60))
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t$%.4f\t%s\n", s.ID, s.StartedAt.Local().Format("2006-01-02 15:04"), shownStatus(s, self), progressText(s), s.CostUSD, firstLine(s.Task, 60))
 	}
 	return w.Flush()
 }
@@ -96,7 +97,12 @@ func ShowSession(ctx context.Context, io *iostreams.IOStreams, cfg *config.Confi
 		return err
 	}
 	out := io.Out
-	fmt.Fprintf(out, "Session %d — %s\n", s.ID, s.Status)
+	self := thisProcess()
+	if note := statusNote(s, self); note != "" {
+		fmt.Fprintf(out, "Session %d — %s (%s)\n", s.ID, shownStatus(s, self), note)
+	} else {
+		fmt.Fprintf(out, "Session %d — %s\n", s.ID, s.Status)
+	}
 	fmt.Fprintf(out, "Task:     %s\n", s.Task)
 	fmt.Fprintf(out, "Command:  %s\n", s.CommandLine)
 	fmt.Fprintf(out, "Version:  %s\n", s.Version)
@@ -105,7 +111,9 @@ func ShowSession(ctx context.Context, io *iostreams.IOStreams, cfg *config.Confi
 	if !s.EndedAt.IsZero() {
 		fmt.Fprintf(out, "Ended:    %s (%s)\n", s.EndedAt.Local().Format(time.DateTime), s.EndedAt.Sub(s.StartedAt).Round(time.Second))
 	}
-	if s.Status != memory.StatusCompleted {
+	if _, alive := runnerState(s, self); alive {
+		fmt.Fprintf(out, "Running now in process %d.\n", s.Runner.PID)
+	} else if s.Status != memory.StatusCompleted {
 		fmt.Fprintf(out, "Not finished: `reach resume %d` continues it from its last completed step.\n", s.ID)
 	}
 	if len(s.Plan) > 0 {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,10 +62,24 @@ func TestKilledRunResumesFromTheLastCompletedStep(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// While it runs, the session cannot be resumed by a second reach.
+	busy := run(t, dir, map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": s.URL()}, "resume", "1", "--cowboy-mode")
+	if busy.code != 2 || !strings.Contains(busy.stderr, fmt.Sprintf("session 1 is still running in process %d", cmd.Process.Pid)) {
+		t.Errorf("resume of a running session: exit %d\n%s", busy.code, busy.stderr)
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Wait()
+	// Killed, it is listed as interrupted, not as running.
+	killed := run(t, dir, nil, "sessions", "list")
+	if killed.code != 0 || !strings.Contains(killed.stdout, "interrupted") || strings.Contains(killed.stdout, "running") {
+		t.Errorf("sessions list after the kill (exit %d):\n%s%s", killed.code, killed.stdout, killed.stderr)
+	}
+	why := run(t, dir, nil, "sessions", "show", "1")
+	if want := fmt.Sprintf("Session 1 — interrupted (its process %d ended without finishing it", cmd.Process.Pid); !strings.Contains(why.stdout, want) {
+		t.Errorf("sessions show after the kill lacks %q:\n%s", want, why.stdout)
+	}
 	if !strings.Contains(readFile(t, filepath.Join(dir, "greet.go")), `return "b"`) {
 		t.Fatal("task 1 was not applied before the kill")
 	}
@@ -80,7 +95,7 @@ func TestKilledRunResumesFromTheLastCompletedStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	store.Close()
-	if info.Status != memory.StatusRunning || !info.ResearchDone || !info.PlanDone || info.TasksDone() != 1 || len(info.Plan) != 2 {
+	if info.Status != memory.StatusRunning || info.Runner.PID != cmd.Process.Pid || !info.ResearchDone || !info.PlanDone || info.TasksDone() != 1 || len(info.Plan) != 2 {
 		t.Fatalf("session after the kill: %+v", info)
 	}
 

@@ -93,6 +93,11 @@ var migrations = []string{
 	CREATE INDEX human_input_created ON human_input(id);
 	CREATE INDEX key_facts_session ON key_facts(session_id);
 	CREATE INDEX research_notes_session ON research_notes(session_id);`,
+
+	// 3: the process that runs a session, so that one killed mid-run can
+	// be told from one still running.
+	`ALTER TABLE sessions ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sessions ADD COLUMN host TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the version Open brings every database to.

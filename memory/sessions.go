@@ -41,6 +41,8 @@ type SessionInfo struct {
 	Settings    Settings
 	StartedAt   time.Time
 	EndedAt     time.Time // zero while running or after a crash
+	// Runner is the process that last began or resumed the session.
+	Runner Process
 
 	ResearchDone    bool
 	ResearchSummary string
@@ -50,6 +52,13 @@ type SessionInfo struct {
 	InputTokens  int
 	OutputTokens int
 	CostUSD      float64
+}
+
+// Process names a process on a machine: the one running a session.
+// The zero value means unknown (sessions recorded before reach kept it).
+type Process struct {
+	PID  int
+	Host string
 }
 
 // Task is one planned task and whether it was completed.
@@ -81,6 +90,7 @@ type NewSession struct {
 	Task        string
 	Settings    Settings
 	Start       time.Time
+	Runner      Process
 }
 
 // Begin records a new running session.
@@ -91,8 +101,8 @@ func (s *Store) Begin(ctx context.Context, n NewSession) (int64, error) {
 	}
 	var id int64
 	err = s.tx(ctx, "begin session", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO sessions (command_line, version, task, status, started_at, settings) VALUES (?, ?, ?, ?, ?, ?)`,
-			n.CommandLine, n.Version, n.Task, StatusRunning, nowText(n.Start), string(settings))
+		res, err := tx.ExecContext(ctx, `INSERT INTO sessions (command_line, version, task, status, started_at, settings, pid, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			n.CommandLine, n.Version, n.Task, StatusRunning, nowText(n.Start), string(settings), n.Runner.PID, n.Runner.Host)
 		if err != nil {
 			return err
 		}
@@ -102,10 +112,11 @@ func (s *Store) Begin(ctx context.Context, n NewSession) (int64, error) {
 	return id, err
 }
 
-// Reopen marks an earlier session as running again, for a resume.
-func (s *Store) Reopen(ctx context.Context, id int64) error {
+// Reopen marks an earlier session as running again in runner, for a
+// resume.
+func (s *Store) Reopen(ctx context.Context, id int64, runner Process) error {
 	return s.tx(ctx, fmt.Sprintf("reopen session %d", id), func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET status = ?, ended_at = NULL WHERE id = ?`, StatusRunning, id)
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET status = ?, ended_at = NULL, pid = ?, host = ? WHERE id = ?`, StatusRunning, runner.PID, runner.Host, id)
 		if err != nil {
 			return err
 		}
@@ -183,13 +194,14 @@ func (s *Store) addTask(ctx context.Context, id int64, spec string) (int64, erro
 }
 
 const sessionCols = `id, command_line, version, task, status, settings, started_at, COALESCE(ended_at, ''),
-	research_done, research_summary, plan_done, input_tokens, output_tokens, cost_usd`
+	research_done, research_summary, plan_done, input_tokens, output_tokens, cost_usd, pid, host`
 
 func scanSession(row interface{ Scan(...any) error }) (SessionInfo, error) {
 	var si SessionInfo
 	var settings, started, ended string
 	err := row.Scan(&si.ID, &si.CommandLine, &si.Version, &si.Task, &si.Status, &settings, &started, &ended,
-		&si.ResearchDone, &si.ResearchSummary, &si.PlanDone, &si.InputTokens, &si.OutputTokens, &si.CostUSD)
+		&si.ResearchDone, &si.ResearchSummary, &si.PlanDone, &si.InputTokens, &si.OutputTokens, &si.CostUSD,
+		&si.Runner.PID, &si.Runner.Host)
 	if err != nil {
 		return si, err
 	}

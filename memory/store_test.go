@@ -97,7 +97,7 @@ func TestMigrateFromThePreviousSchemaKeepsData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Task != "old task" || info.Status != StatusRunning || info.ResearchDone || info.Settings != (Settings{}) {
+	if info.Task != "old task" || info.Status != StatusRunning || info.ResearchDone || info.Settings != (Settings{}) || info.Runner != (Process{}) {
 		t.Fatalf("migrated session: %+v", info)
 	}
 	facts, err := s.Facts(ctx, 7)
@@ -223,8 +223,42 @@ func TestSessionsProgressAndList(t *testing.T) {
 	if _, err := s.Get(ctx, 999); !errors.Is(err, ErrNoSession) {
 		t.Fatalf("missing session: %v", err)
 	}
-	if err := s.Reopen(ctx, 999); !errors.Is(err, ErrNoSession) {
+	if err := s.Reopen(ctx, 999, Process{}); !errors.Is(err, ErrNoSession) {
 		t.Fatalf("reopen missing: %v", err)
+	}
+}
+
+func TestSessionRunnerIsRecorded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openTest(t)
+	first := Process{PID: 4242, Host: "box"}
+	id, err := s.Begin(ctx, NewSession{Task: "t", Start: time.Now(), Runner: first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Finish(ctx, id, StatusInterrupted, time.Now(), 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	resumer := Process{PID: 5151, Host: "box"}
+	cases := []struct {
+		name string
+		do   func() error
+		want Process
+	}{
+		{"begin", func() error { return nil }, first},
+		{"resume", func() error { return s.Reopen(ctx, id, resumer) }, resumer},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.do(); err != nil {
+				t.Fatal(err)
+			}
+			si, err := s.Get(ctx, id)
+			if err != nil || si.Runner != c.want {
+				t.Fatalf("runner = %+v (%v), want %+v", si.Runner, err, c.want)
+			}
+		})
 	}
 }
 
