@@ -29,6 +29,7 @@ func (r *Runner) Chat(ctx context.Context, first string, next func(ctx context.C
 	}
 	r.emit(events.Phase{Name: phases.Chat})
 	msgs := []llm.Message{{Role: llm.System, Content: phases.SystemPrompt(phases.Chat, c)}}
+	msgs = append(msgs, r.ChatHistory...)
 	rep := Report{Status: "success"}
 	msg := first
 	for {

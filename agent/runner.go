@@ -45,6 +45,9 @@ type Runner struct {
 	Steps  StepRecorder
 	// WorkingMemory, when set, renders the memory a phase's prompt carries.
 	WorkingMemory func(ctx context.Context, phase string, c phases.Context) string
+	// ChatHistory is the conversation so far of a resumed chat, user and
+	// assistant messages that Chat puts after its system prompt.
+	ChatHistory []llm.Message
 }
 
 // Report is what a finished run produced.

@@ -203,12 +203,40 @@ func (s *sessionRun) drive(ctx context.Context, r *agent.Runner, t Task, prompte
 		}
 		return msg, nil
 	}
+	if s.progress != nil { // a resumed chat: carry on the conversation
+		history, err := s.chatHistory(ctx)
+		if err != nil {
+			return agent.Report{}, err
+		}
+		r.ChatHistory = history
+		s.sink.Emit(events.Notice{Level: "info", Text: fmt.Sprintf("chat resumed with its %d earlier messages", len(history)/2)})
+		return r.Chat(ctx, "", next)
+	}
 	if cfg.Task() != "" {
 		if _, err := s.mem.AddHumanInput(ctx, cfg.Task(), "chat"); err != nil {
 			s.sink.Emit(events.Notice{Level: "warn", Text: "chat message not saved: " + err.Error()})
 		}
 	}
 	return r.Chat(ctx, cfg.Task(), next)
+}
+
+// chatHistory is the stored conversation of the session as model messages:
+// each chat message of the human, then the reply the agent gave it (or a
+// note that none was recorded, for a run killed before it answered).
+func (s *sessionRun) chatHistory(ctx context.Context) ([]llm.Message, error) {
+	ex, err := s.store.ChatTranscript(ctx, s.mem.ID())
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]llm.Message, 0, 2*len(ex))
+	for _, e := range ex {
+		reply := e.Reply
+		if reply == "" {
+			reply = "(no reply was recorded: the earlier run stopped before answering)"
+		}
+		msgs = append(msgs, llm.Message{Role: llm.User, Content: e.Human}, llm.Message{Role: llm.Assistant, Content: reply})
+	}
+	return msgs, nil
 }
 
 // finish records how the run ended, writes the rest of the trajectory

@@ -270,6 +270,36 @@ func TestChatFromAPipe(t *testing.T) {
 	}
 }
 
+func TestChatResumeCarriesTheConversation(t *testing.T) {
+	t.Parallel()
+	dir := repo(t, map[string]string{"a.txt": "a\n"})
+	chat := func(input, reply string, args ...string) []llmtest.Request {
+		t.Helper()
+		s := llmtest.NewServer(t, llmtest.Reply(reply))
+		cmd := exec.Command(binary, args...)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "OPENAI_API_KEY=k", "OPENAI_BASE_URL=" + s.URL()}
+		cmd.Stdin = strings.NewReader(input)
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), reply) {
+			t.Fatalf("reach %v: %v\n%s", args, err, out)
+		}
+		return s.Requests()
+	}
+	chat("what is in a.txt?\n", "a.txt holds one line.", "--chat")
+	reqs := chat("and what did you tell me?\n", "I said a.txt holds one line.", "resume", "1")
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests on resume, want 1", len(reqs))
+	}
+	var got []string
+	for _, m := range reqs[0].Messages[1:] { // after the system prompt
+		got = append(got, string(m.Role)+": "+m.Content)
+	}
+	want := []string{"user: what is in a.txt?", "assistant: a.txt holds one line.", "user: and what did you tell me?"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("resumed conversation:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestBudgets(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
