@@ -120,7 +120,11 @@ func (l *Loop) Run(ctx context.Context, phase string, msgs []llm.Message, offere
 			if repeat.seen(tc) > maxRepeats {
 				res = tools.Fail(fmt.Sprintf("refused: this is call %d in a row of %s with the same arguments; the earlier results are above. Do something different: other arguments, another tool, or answer without a tool call", repeat.count, tc.Name))
 			} else {
-				res = l.Exec.Execute(ctx, tools.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments}, names)
+				// A tool that streams (a shell command) shows its output live.
+				live := tools.WithProgress(ctx, func(text string) {
+					sink.Emit(events.ToolOutput{ID: tc.ID, Text: text})
+				})
+				res = l.Exec.Execute(live, tools.Call{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments}, names)
 			}
 			sink.Emit(events.ToolResult{Phase: phase, ID: tc.ID, Name: tc.Name, Success: res.Success, Output: res.Output, Error: res.Error, ReturnCode: res.ReturnCode, DurationMS: time.Since(start).Milliseconds()})
 			msgs = append(msgs, llm.Message{Role: llm.ToolRole, ToolCallID: tc.ID, Content: resultText(res)})

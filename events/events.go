@@ -72,6 +72,18 @@ type ToolResult struct {
 	DurationMS int64  `json:"duration_ms"`
 }
 
+// ToolOutput is a piece of a running tool's output (a shell command's
+// stdout and stderr), reported while it runs so front ends can show it
+// live. Text continues the previous chunk of the same call: it usually
+// holds whole lines, but a line the command has not finished may be
+// split across chunks. Chunks are rate-limited and may skip output (they
+// then say so); the ToolResult that follows carries the output the model
+// gets.
+type ToolOutput struct {
+	ID   string `json:"id"` // the tool call's id
+	Text string `json:"text"`
+}
+
 // Approval records a question put to the human and its answer.
 type Approval struct {
 	Tool     string `json:"tool"`
@@ -112,6 +124,7 @@ func (TextDelta) Type() string  { return "text_delta" }
 func (Message) Type() string    { return "message" }
 func (ToolCall) Type() string   { return "tool_call" }
 func (ToolResult) Type() string { return "tool_result" }
+func (ToolOutput) Type() string { return "tool_output" }
 func (Approval) Type() string   { return "approval" }
 func (Usage) Type() string      { return "usage" }
 func (Notice) Type() string     { return "notice" }

@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/reach-agent/reach/tools"
 )
 
 // Defaults of a zero Runner.
@@ -35,6 +37,10 @@ type Runner struct {
 	// SIGKILL, and how long to wait for output from processes that left
 	// the group; 0 means DefaultKillGrace.
 	KillGrace time.Duration
+	// ProgressInterval is how often, at most, output is reported live to
+	// the tools.Progress a run's context carries; 0 means
+	// DefaultProgressInterval.
+	ProgressInterval time.Duration
 	// Prepare, if set, adjusts the command just before it starts (a
 	// sandbox wraps it here). It must keep cmd.SysProcAttr's process group.
 	Prepare func(cmd *exec.Cmd) error
@@ -61,7 +67,9 @@ type Output struct {
 // and Output.TimedOut is set. When ctx is cancelled the same happens and
 // ctx's error is returned with the output so far. Background processes
 // the command leaves in its group are killed when it exits. A non-zero
-// exit status is not an error.
+// exit status is not an error. When ctx carries a tools.Progress, the
+// output is also reported to it while the command runs (see liveOutput),
+// and never after Run returns.
 func (r *Runner) Run(ctx context.Context, command, dir string, timeout time.Duration) (Output, error) {
 	if err := ctx.Err(); err != nil {
 		return Output{}, fmt.Errorf("run command: %w", err)
@@ -112,10 +120,16 @@ func (r *Runner) Run(ctx context.Context, command, dir string, timeout time.Dura
 	pw.Close()
 
 	tail := newTailBuffer(r.maxOutput())
+	var sink io.Writer = tail
+	var live *liveOutput
+	if report := tools.ProgressFrom(ctx); report != nil {
+		live = newLiveOutput(report, r.progressInterval(), LiveChunk)
+		sink = io.MultiWriter(tail, live)
+	}
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		_, _ = io.Copy(tail, pr)
+		_, _ = io.Copy(sink, pr)
 	}()
 	waitDone := make(chan error, 1)
 	go func() { waitDone <- cmd.Wait() }()
@@ -144,6 +158,9 @@ func (r *Runner) Run(ctx context.Context, command, dir string, timeout time.Dura
 		pr.Close()
 		<-readDone
 	}
+	if live != nil {
+		live.Close() // the rest of the output; no report after this
+	}
 
 	out := Output{
 		Text:      tail.String(),
@@ -162,6 +179,13 @@ func (r *Runner) Run(ctx context.Context, command, dir string, timeout time.Dura
 		out.TimedOut = true
 	}
 	return out, nil
+}
+
+func (r *Runner) progressInterval() time.Duration {
+	if r.ProgressInterval > 0 {
+		return r.ProgressInterval
+	}
+	return DefaultProgressInterval
 }
 
 func (r *Runner) maxOutput() int {
