@@ -9,17 +9,22 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/reach-agent/reach/events"
 )
 
 // Plain writes progress lines to Progress (stderr) and the final answer to
-// Out (stdout), so `reach -m ... > answer.md` keeps only the answer.
+// Out (stdout), so `reach -m ... > answer.md` keeps only the answer. A
+// running command's output is shown as it comes, indented under its call;
+// the result line then only sums it up, so nothing is printed twice.
 type Plain struct {
 	Out      io.Writer
 	Progress io.Writer
 	ShowCost bool
 
-	mu sync.Mutex
+	mu      sync.Mutex
+	midLine bool // live tool output ended inside a line
 }
 
 // Emit implements events.Sink.
@@ -27,6 +32,14 @@ func (p *Plain) Emit(e events.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	w := p.Progress
+	if out, ok := e.(events.ToolOutput); ok {
+		p.live(out.Text)
+		return
+	}
+	if p.midLine {
+		fmt.Fprintln(w)
+		p.midLine = false
+	}
 	switch e := e.(type) {
 	case events.Init:
 		fmt.Fprintf(w, "reach: %s (%s) in %s\n", e.Model, e.Provider, e.Cwd)
@@ -57,6 +70,42 @@ func (p *Plain) Emit(e events.Event) {
 	case events.Result:
 		p.result(e)
 	}
+}
+
+// live prints a running tool's output as it comes, indented under its
+// call, without escape sequences; a carriage return (a progress bar)
+// keeps what follows it.
+func (p *Plain) live(text string) {
+	var b strings.Builder
+	for len(text) > 0 {
+		line, rest, nl := strings.Cut(text, "\n")
+		text = rest
+		if !p.midLine {
+			b.WriteString(liveIndent)
+		}
+		if i := strings.LastIndexByte(strings.TrimRight(line, "\r"), '\r'); i >= 0 {
+			line = line[i+1:]
+		}
+		b.WriteString(sanitize(line))
+		p.midLine = !nl
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	_, _ = io.WriteString(p.Progress, b.String())
+}
+
+// liveIndent sets a tool's live output off from reach's own lines.
+const liveIndent = "   | "
+
+// sanitize removes escape sequences and control characters but tabs.
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\t' && unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, ansi.Strip(s))
 }
 
 func (p *Plain) result(e events.Result) {
