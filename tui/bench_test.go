@@ -185,3 +185,48 @@ func peakRSSMB() float64 {
 	}
 	return 0
 }
+
+// BenchmarkLiveShell100kLines feeds a running command's 100 000 output
+// lines to its panel, drawing a frame after each event: "4KiB-chunks" is
+// what the shell tool's rate limiter sends (at most one such chunk per
+// 100 ms); "per-line" is the worst case of one event per line with no
+// merging, over the first 10 000 lines.
+func BenchmarkLiveShell100kLines(b *testing.B) {
+	const n = 100_000
+	var all strings.Builder
+	for i := range n {
+		fmt.Fprintf(&all, "=== RUN   TestSomething/case_%06d\n", i)
+	}
+	text := all.String()
+	perLine := strings.SplitAfter(text, "\n")[:n]
+	var chunks []string
+	for i := 0; i < len(text); {
+		end := min(i+4096, len(text))
+		if j := strings.LastIndexByte(text[i:end], '\n'); j >= 0 && end < len(text) {
+			end = i + j + 1
+		}
+		chunks = append(chunks, text[i:end])
+		i = end
+	}
+	for _, bc := range []struct {
+		name   string
+		events []string
+	}{{"4KiB-chunks", chunks}, {"per-line", perLine[:10_000]}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var st frameStats
+			b.ReportAllocs()
+			for b.Loop() {
+				h := newHarness(&testing.T{}, 120, 40)
+				h.feed(events.Phase{Name: "implementation"}, events.ToolCall{ID: "s", Name: "run_shell_command", Arguments: `{"command":"go test -v ./..."}`})
+				for _, c := range bc.events {
+					st.frame(h, events.ToolOutput{ID: "s", Text: c})
+				}
+				st.frame(h, events.ToolResult{ID: "s", Name: "run_shell_command", Success: true, Output: strings.Join(perLine[n-200:], "")})
+			}
+			b.ReportMetric(float64(st.total.Nanoseconds())/float64(st.frames), "ns/frame")
+			b.ReportMetric(float64(st.frames)/float64(b.N), "frames/op")
+			b.ReportMetric(float64(st.worst.Microseconds())/1000, "worst-frame-ms")
+			b.ReportMetric(float64(st.p99().Microseconds())/1000, "p99-frame-ms")
+		})
+	}
+}

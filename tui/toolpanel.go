@@ -67,7 +67,8 @@ func kindOf(name string) kind {
 type toolPanel struct {
 	call     events.ToolCall
 	result   *events.ToolResult
-	approval string // the decision on its command, if one was asked
+	live     liveTail // output so far, while it runs
+	approval string   // the decision on its command, if one was asked
 	expanded bool
 	selected bool
 
@@ -105,6 +106,9 @@ func (p *toolPanel) lines(width int, pal palette) []string {
 	gap := inner - ansi.StringWidth(line) - ansi.StringWidth(state)
 	line += strings.Repeat(" ", max(gap, 1)) + state
 	body := []string{line}
+	if p.result == nil {
+		body = append(body, p.live.render(inner, pal)...)
+	}
 	body = append(body, p.resultLines(k, inner, pal)...)
 	style := pal.panel
 	if p.selected {

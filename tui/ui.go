@@ -96,13 +96,22 @@ func (u *UI) Emit(e events.Event) {
 }
 
 // push queues an item; the lock is held. Consecutive text deltas of a
-// phase are merged into one.
+// phase, and consecutive output of a running tool, are merged into one.
 func (u *UI) push(e any) {
-	if d, ok := e.(events.TextDelta); ok && len(u.queue) > 0 {
-		if last, ok := u.queue[len(u.queue)-1].(events.TextDelta); ok && last.Phase == d.Phase {
-			last.Text += d.Text
-			u.queue[len(u.queue)-1] = last
-			return
+	if len(u.queue) > 0 {
+		switch d := e.(type) {
+		case events.TextDelta:
+			if last, ok := u.queue[len(u.queue)-1].(events.TextDelta); ok && last.Phase == d.Phase {
+				last.Text += d.Text
+				u.queue[len(u.queue)-1] = last
+				return
+			}
+		case events.ToolOutput:
+			if last, ok := u.queue[len(u.queue)-1].(events.ToolOutput); ok && last.ID == d.ID {
+				last.Text += d.Text
+				u.queue[len(u.queue)-1] = last
+				return
+			}
 		}
 	}
 	u.queue = append(u.queue, e)

@@ -58,7 +58,13 @@ func (m *Model) apply(e events.Event) {
 		}
 		r := e
 		p.result = &r
+		p.live = liveTail{} // the result replaces the live view
 		p.invalidate()
+	case events.ToolOutput:
+		if p, ok := m.panels[e.ID]; ok && p.result == nil {
+			p.live.add(e.Text)
+			p.invalidate()
+		}
 	case events.Approval:
 		m.approval(e)
 	case events.Usage:
