@@ -149,3 +149,25 @@ func TestShellToolResultUnchangedByProgress(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRun100kLines runs `seq 1 100000` with and without a watcher:
+// the cost of watching, and how much of the output reaches the watcher.
+func BenchmarkRun100kLines(b *testing.B) {
+	for _, watch := range []bool{false, true} {
+		b.Run(map[bool]string{false: "unwatched", true: "watched"}[watch], func(b *testing.B) {
+			dir := b.TempDir()
+			var reports, bytes int
+			for b.Loop() {
+				ctx := context.Background()
+				if watch {
+					ctx = tools.WithProgress(ctx, func(text string) { reports++; bytes += len(text) })
+				}
+				if _, err := (&Runner{}).Run(ctx, "seq 1 100000", dir, time.Minute); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(reports)/float64(b.N), "reports/op")
+			b.ReportMetric(float64(bytes)/float64(b.N), "reported-bytes/op")
+		})
+	}
+}
