@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,7 +135,16 @@ func (r runner) run(ctx context.Context, args json.RawMessage) tools.Result {
 	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// stdout is the JSON answer; stderr is the tool's progress, shown live.
+	var live *shell.LiveWriter
+	if report := tools.ProgressFrom(ctx); report != nil {
+		live = shell.NewLiveWriter(report, 0, 0)
+		cmd.Stderr = io.MultiWriter(&stderr, live)
+	}
 	err := cmd.Run()
+	if live != nil {
+		live.Close() // Run has copied all of stderr
+	}
 	if ctx.Err() != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return tools.Fail(fmt.Sprintf("custom tool %s timed out and was stopped", r.name))

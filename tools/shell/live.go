@@ -18,16 +18,17 @@ const (
 	LiveChunk               = 4 << 10
 )
 
-// liveOutput is a Writer that passes a command's output on to a
+// LiveWriter is a Writer that passes a command's output on to a
 // tools.Progress as it arrives. The first write after a quiet spell is
 // reported at once; later ones are merged and reported at most once per
 // interval, in whole lines, unless a line stays unfinished for a whole
 // interval (a prompt, a progress bar). When more than max bytes arrive
 // between two reports only the last max bytes (from a line start) are
 // reported, after a line saying how much was skipped: the live view is a
-// preview, the tail buffer keeps the output itself. Memory stays under
-// about 2*max plus one write, whatever the command prints.
-type liveOutput struct {
+// preview, whoever needs the output keeps it elsewhere. Memory stays under
+// about 2*max plus one write, whatever the command prints. Close it once
+// the writing is over.
+type LiveWriter struct {
 	report   tools.Progress
 	interval time.Duration
 	max      int
@@ -42,13 +43,21 @@ type liveOutput struct {
 	closed       bool
 }
 
-func newLiveOutput(report tools.Progress, interval time.Duration, max int) *liveOutput {
-	return &liveOutput{report: report, interval: interval, max: max}
+// NewLiveWriter reports to report at most every interval, at most max
+// bytes at a time; 0 means DefaultProgressInterval and LiveChunk.
+func NewLiveWriter(report tools.Progress, interval time.Duration, max int) *LiveWriter {
+	if interval <= 0 {
+		interval = DefaultProgressInterval
+	}
+	if max <= 0 {
+		max = LiveChunk
+	}
+	return &LiveWriter{report: report, interval: interval, max: max}
 }
 
 // Write buffers p and reports what is due. It never fails, so a slow or
 // closed view cannot break the command's output.
-func (l *liveOutput) Write(p []byte) (int, error) {
+func (l *LiveWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed || len(p) == 0 {
@@ -79,7 +88,7 @@ func (l *liveOutput) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (l *liveOutput) tick() {
+func (l *LiveWriter) tick() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.timer = nil
@@ -94,7 +103,7 @@ func (l *liveOutput) tick() {
 
 // Close reports what is left and stops: the Progress is not called once
 // Close has returned.
-func (l *liveOutput) Close() {
+func (l *LiveWriter) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -111,7 +120,7 @@ func (l *liveOutput) Close() {
 // drop discards the oldest n bytes of buf, and then the rest of a line
 // they cut, so that buf starts a line when it can. It returns how many
 // bytes went.
-func (l *liveOutput) drop(n int) int {
+func (l *LiveWriter) drop(n int) int {
 	if i := bytes.IndexByte(l.buf[n:], '\n'); i >= 0 && n+i+1 < len(l.buf) {
 		n += i + 1
 	}
@@ -122,7 +131,7 @@ func (l *liveOutput) drop(n int) int {
 
 // flush reports buf's complete lines, and its unfinished last line too
 // when all is set or the line has waited a whole interval. l.mu is held.
-func (l *liveOutput) flush(all bool) {
+func (l *LiveWriter) flush(all bool) {
 	end := len(l.buf)
 	if !all && end > 0 && l.buf[end-1] != '\n' {
 		if !l.partialSince.IsZero() && time.Since(l.partialSince) >= l.interval {

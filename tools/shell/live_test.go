@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// reports collects what a liveOutput reports.
+// reports collects what a LiveWriter reports.
 type reports struct {
 	mu   sync.Mutex
 	got  []string
@@ -68,7 +68,7 @@ func TestLiveOutputWithoutTimer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := newReports()
-			l := newLiveOutput(r.add, time.Hour, LiveChunk)
+			l := NewLiveWriter(r.add, time.Hour, LiveChunk)
 			for _, w := range tt.writes {
 				if n, err := l.Write([]byte(w)); n != len(w) || err != nil {
 					t.Fatalf("Write = %d, %v", n, err)
@@ -122,7 +122,7 @@ func TestLiveOutputTimer(t *testing.T) {
 	t.Run("merged lines are reported without waiting for more output", func(t *testing.T) {
 		t.Parallel()
 		r := newReports()
-		l := newLiveOutput(r.add, 20*time.Millisecond, LiveChunk)
+		l := NewLiveWriter(r.add, 20*time.Millisecond, LiveChunk)
 		defer l.Close()
 		l.Write([]byte("a\n"))
 		l.Write([]byte("b\n"))
@@ -135,7 +135,7 @@ func TestLiveOutputTimer(t *testing.T) {
 	t.Run("an unfinished line is reported once it has waited an interval", func(t *testing.T) {
 		t.Parallel()
 		r := newReports()
-		l := newLiveOutput(r.add, 20*time.Millisecond, LiveChunk)
+		l := NewLiveWriter(r.add, 20*time.Millisecond, LiveChunk)
 		defer l.Close()
 		l.Write([]byte("Continue? [y/N] "))
 		r.wait(t, 1)
@@ -148,7 +148,7 @@ func TestLiveOutputTimer(t *testing.T) {
 	t.Run("no report after Close", func(t *testing.T) {
 		t.Parallel()
 		r := newReports()
-		l := newLiveOutput(r.add, 10*time.Millisecond, LiveChunk)
+		l := NewLiveWriter(r.add, 10*time.Millisecond, LiveChunk)
 		l.Write([]byte("a\n"))
 		l.Write([]byte("b\n")) // arms the timer
 		l.Close()

@@ -68,7 +68,7 @@ type Output struct {
 // ctx's error is returned with the output so far. Background processes
 // the command leaves in its group are killed when it exits. A non-zero
 // exit status is not an error. When ctx carries a tools.Progress, the
-// output is also reported to it while the command runs (see liveOutput),
+// output is also reported to it while the command runs (see LiveWriter),
 // and never after Run returns.
 func (r *Runner) Run(ctx context.Context, command, dir string, timeout time.Duration) (Output, error) {
 	if err := ctx.Err(); err != nil {
@@ -121,9 +121,9 @@ func (r *Runner) Run(ctx context.Context, command, dir string, timeout time.Dura
 
 	tail := newTailBuffer(r.maxOutput())
 	var sink io.Writer = tail
-	var live *liveOutput
+	var live *LiveWriter
 	if report := tools.ProgressFrom(ctx); report != nil {
-		live = newLiveOutput(report, r.progressInterval(), LiveChunk)
+		live = NewLiveWriter(report, r.progressInterval(), LiveChunk)
 		sink = io.MultiWriter(tail, live)
 	}
 	readDone := make(chan struct{})
