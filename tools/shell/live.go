@@ -55,8 +55,9 @@ func NewLiveWriter(report tools.Progress, interval time.Duration, max int) *Live
 	return &LiveWriter{report: report, interval: interval, max: max}
 }
 
-// Write buffers p and reports what is due. It never fails, so a slow or
-// closed view cannot break the command's output.
+// Write buffers p and reports what is due (on the caller's goroutine, so
+// a report must not block for long). It never fails: a closed view
+// cannot break the command's output.
 func (l *LiveWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
