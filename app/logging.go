@@ -30,8 +30,8 @@ type logSink struct{ log *slog.Logger }
 
 func (l logSink) Emit(e events.Event) {
 	switch e := e.(type) {
-	case events.TextDelta:
-		// Too fine-grained for a log; the complete message follows.
+	case events.TextDelta, events.ToolOutput:
+		// Too fine-grained for a log; the complete message or result follows.
 	case events.Message:
 		l.log.Debug("message", "phase", e.Phase, "text", e.Text)
 	case events.ToolCall:
